@@ -1,0 +1,25 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Futures",
+    products: [
+        .library(name: "Futures", targets: ["Futures"]),
+        .library(name: "FutureProxy", targets: ["FutureProxy"]),
+        .executable(name: "futures-demo", targets: ["futures-demo"]),
+    ],
+    dependencies: [],
+    targets: [
+        .target(name: "Futures", swiftSettings: strictSettings),
+        .target(name: "FutureProxy", dependencies: ["Futures"], swiftSettings: strictSettings),
+        .executableTarget(name: "futures-demo", dependencies: ["Futures"], swiftSettings: strictSettings),
+        .testTarget(name: "FuturesTests", dependencies: ["Futures"], swiftSettings: strictSettings),
+        .testTarget(name: "FutureProxyTests", dependencies: ["FutureProxy"], swiftSettings: strictSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+// `import FutureProxy` brings the whole engine with it.
+@_exported public import Futures

@@ -1,0 +1,229 @@
+import Foundation
+import Synchronization
+
+/// What a blocking reader does when it finds the work unstarted.
+enum PendingReadAction {
+    /// The reader claimed and ran the work (or lost the race to someone who did): look again.
+    case claimed
+    /// Park, looking again after the interval (or only when woken, if `nil`).
+    case park(recheckAfter: Duration?)
+}
+
+extension Future {
+    // MARK: Claiming and running the work
+
+    /// Moves the phase from `pending` to `running` and takes the work, if nobody else did.
+    func _claim() -> (@Sendable () throws(Failure) -> Value)? {
+        var word = _state.load(ordering: .relaxed)
+        while StateWord.phase(word) == StateWord.pending {
+            let desired = (word & ~StateWord.phaseMask) | StateWord.running
+            let (exchanged, original) = _state.compareExchange(
+                expected: word, desired: desired, ordering: .acquiring)
+            if exchanged {
+                let work = _work
+                _work = nil
+                return work
+            }
+            word = original
+        }
+        return nil
+    }
+
+    /// Runs claimed work on this thread and resolves the future with its outcome.
+    ///
+    /// The closure, and all it captured, is released before the future resolves, so a reader
+    /// that wakes can rely on it being gone.
+    func _run(claimed work: consuming (@Sendable () throws(Failure) -> Value)?, isRunner: Bool) {
+        var work = work
+        let result: Result<Value, Failure> = CurrentWork.run(self, isRunner: isRunner) {
+            guard let body = work else { preconditionFailure("\(_typeDescription) has no work to run") }
+            do throws(Failure) {
+                return .success(try body())
+            } catch {
+                return .failure(error)
+            }
+        }
+        work = nil
+        _complete(with: result)
+    }
+
+    /// Claims the work if unstarted and runs it on this thread. Returns whether it ran it.
+    @discardableResult
+    func _claimAndRun(isRunner: Bool) -> Bool {
+        guard let work = _claim() else { return false }
+        _run(claimed: work, isRunner: isRunner)
+        return true
+    }
+
+    // MARK: Resolving
+
+    /// Resolves the future with `result` unless it is already resolved or being resolved.
+    ///
+    /// - Returns: `true` if this call resolved it.
+    @discardableResult
+    func _complete(with result: Result<Value, Failure>, cancelling: Bool = false) -> Bool {
+        var word = _state.load(ordering: .relaxed)
+        let previousPhase: UInt64
+        while true {
+            let phase = StateWord.phase(word)
+            if phase >= StateWord.completing { return false }
+            var desired = (word & ~StateWord.phaseMask) | StateWord.completing
+            if cancelling { desired |= StateWord.cancelled }
+            let (exchanged, original) = _state.compareExchange(
+                expected: word, desired: desired, ordering: .acquiring)
+            if exchanged {
+                previousPhase = phase
+                break
+            }
+            word = original
+        }
+        if previousPhase == StateWord.pending {
+            _work = nil
+            _didDropUnstartedWork()
+        }
+        _result = result
+        let old = _state.bitwiseOr(StateWord.resolved, ordering: .acquiringAndReleasing).oldValue
+        if old & (StateWord.waiters | StateWord.callbacks) != 0 {
+            _announceResolution(previous: old)
+        }
+        return true
+    }
+
+    /// Wakes parked readers and runs the callbacks registered before resolution, outside the lock.
+    private func _announceResolution(previous word: UInt64) {
+        let stripe = ParkingLot.shared.stripe(for: self)
+        stripe.condition.lock()
+        let callbacks =
+            word & StateWord.callbacks != 0
+            ? stripe.callbacks.removeValue(forKey: ObjectIdentifier(self)) : nil
+        if word & StateWord.waiters != 0 { stripe.condition.broadcast() }
+        stripe.condition.unlock()
+        if let callbacks {
+            for callback in callbacks { callback(self) }
+        }
+    }
+
+    // MARK: Callbacks
+
+    /// Calls `body` with the result once the future resolves: at once on this thread if it
+    /// already has, otherwise on the thread that resolves it. Never starts work.
+    func _whenResolved(_ body: @escaping @Sendable (Result<Value, Failure>) -> Void) {
+        if let result = _resolvedResult {
+            body(result)
+            return
+        }
+        let stripe = ParkingLot.shared.stripe(for: self)
+        stripe.condition.lock()
+        var word = _state.load(ordering: .acquiring)
+        while word & StateWord.callbacks == 0 {
+            if StateWord.phase(word) == StateWord.resolved { break }
+            let (exchanged, original) = _state.compareExchange(
+                expected: word, desired: word | StateWord.callbacks, ordering: .acquiring)
+            if exchanged { break }
+            word = original
+        }
+        if StateWord.phase(word) == StateWord.resolved {
+            stripe.condition.unlock()
+            body(_result.unsafelyUnwrapped)
+            return
+        }
+        stripe.callbacks[ObjectIdentifier(self), default: []].append { object in
+            body(unsafeDowncast(object, to: Future<Value, Failure>.self)._result.unsafelyUnwrapped)
+        }
+        stripe.condition.unlock()
+    }
+
+    /// Drops the callbacks of a future that is freed before it resolves.
+    func _discardParkedCallbacks() {
+        let stripe = ParkingLot.shared.stripe(for: self)
+        stripe.condition.lock()
+        let dropped = stripe.callbacks.removeValue(forKey: ObjectIdentifier(self))
+        stripe.condition.unlock()
+        _ = dropped  // released here, outside the lock: their captures may run deinits
+    }
+
+    // MARK: Waiting
+
+    /// Waits until the future resolves, claiming work as its kind allows.
+    func _waitForResult() -> Result<Value, Failure> {
+        let start = ContinuousClock.now
+        var firstLook = true
+        while true {
+            let word = _state.load(ordering: .acquiring)
+            switch StateWord.phase(word) {
+            case StateWord.resolved:
+                return _result.unsafelyUnwrapped
+            case StateWord.pending:
+                let waited = firstLook ? Duration.zero : ContinuousClock.now - start
+                switch _pendingBlockingRead(firstLook: firstLook, waited: waited) {
+                case .claimed:
+                    continue
+                case .park(let interval):
+                    firstLook = false
+                    _park(until: interval.map { ContinuousClock.now + $0 })
+                }
+            default:
+                _trapIfRecursive(word)
+                _park(until: nil)
+            }
+        }
+    }
+
+    /// Waits until the future resolves or `timeout` passes. Never claims work.
+    func _waitForResult(timeout: Duration) -> Result<Value, Failure>? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let word = _state.load(ordering: .acquiring)
+            if StateWord.phase(word) == StateWord.resolved { return _result.unsafelyUnwrapped }
+            if ContinuousClock.now >= deadline { return nil }
+            _trapIfRecursive(word)
+            _park(until: deadline)
+        }
+    }
+
+    private func _trapIfRecursive(_ word: UInt64) {
+        guard StateWord.phase(word) == StateWord.running, CurrentWork.contains(self) else { return }
+        misuse(
+            "\(_typeDescription) created at \(_creationSite) was read from inside its own work, "
+                + "which would wait forever; read it after its work returns, or split the work")
+    }
+
+    /// Parks this thread once: until the future resolves, a wake-up, or `deadline`.
+    private func _park(until deadline: ContinuousClock.Instant?) {
+        let stripe = ParkingLot.shared.stripe(for: self)
+        stripe.condition.lock()
+        defer { stripe.condition.unlock() }
+        var word = _state.load(ordering: .acquiring)
+        while word & StateWord.waiters == 0 {
+            if StateWord.phase(word) == StateWord.resolved { return }
+            let (exchanged, original) = _state.compareExchange(
+                expected: word, desired: word | StateWord.waiters, ordering: .acquiring)
+            if exchanged { break }
+            word = original
+        }
+        if StateWord.phase(_state.load(ordering: .acquiring)) == StateWord.resolved { return }
+        Scheduler.parkUncounted {
+            if let deadline {
+                let remaining = ContinuousClock.now.duration(to: deadline)
+                guard remaining > .zero else { return }
+                _ = stripe.condition.wait(until: Date(timeIntervalSinceNow: remaining.seconds))
+            } else {
+                stripe.condition.wait()
+            }
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) * 1e-18
+    }
+}
+
+extension Future: RunningWork {
+    var isCancelledWhileRunning: Bool {
+        _state.load(ordering: .relaxed) & StateWord.cancelled != 0
+    }
+}

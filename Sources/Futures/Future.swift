@@ -1,0 +1,178 @@
+public import Synchronization
+
+/// A value that is still being computed, and that stands in for it once it exists.
+///
+/// A future resolves exactly once, to a `Result<Value, Failure>`. Create one with
+/// ``BackgroundFuture`` (starts at once), ``LazyFuture`` (starts on first read) or
+/// ``Promise`` (completed by your code); read it with ``value`` (blocking) or ``get()``
+/// (suspending).
+///
+/// ```swift
+/// let data = BackgroundFuture { try Data(contentsOf: url) }   // Future<Data, any Error>
+/// prepareTheView()                                             // runs while data loads
+/// show(try data.value)                                         // waits only if it must
+/// ```
+///
+/// Reading a resolved future takes no lock: one acquiring atomic load, then the stored result.
+/// Threads that must wait park on a condition shared through a striped table, so a future
+/// carries no lock of its own.
+///
+/// `Future` is the base class of ``BackgroundFuture`` and ``LazyFuture``; it is `public` but not
+/// `open`: the kinds of future are fixed by this library.
+public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
+    // @unchecked: `_result` is written once, by the one thread that moved the phase to
+    // `completing`, before it publishes `resolved` with a releasing store; it is read only after
+    // an acquiring load sees `resolved`. `_work` is touched only by the thread that moved the
+    // phase out of `pending` (the claimer takes it; a canceller drops it).
+
+    /// Phase, flags and creation line; see `StateWord`.
+    @usableFromInline let _state: Atomic<UInt64>
+    /// The `#fileID` text of the creation site.
+    let _file: UnsafeRawPointer?
+    /// The work, until it is claimed or dropped.
+    var _work: (@Sendable () throws(Failure) -> Value)?
+    /// The outcome; set once.
+    @usableFromInline var _result: Result<Value, Failure>?
+
+    init(work: (@Sendable () throws(Failure) -> Value)?, fileID: StaticString, line: UInt) {
+        _state = Atomic(StateWord.initial(line: line))
+        _file = CreationSite.pointer(fileID)
+        _work = work
+    }
+
+    init(resolved result: Result<Value, Failure>, fileID: StaticString, line: UInt) {
+        _state = Atomic(StateWord.initial(line: line) | StateWord.resolved)
+        _file = CreationSite.pointer(fileID)
+        _result = result
+    }
+
+    deinit {
+        let word = _state.load(ordering: .acquiring)
+        if word & StateWord.callbacks != 0, StateWord.phase(word) != StateWord.resolved {
+            _discardParkedCallbacks()
+        }
+    }
+
+    // MARK: Kind hooks, overridden by the subclasses
+
+    /// The kind of future, for messages: "BackgroundFuture", "LazyFuture", "Future".
+    var _kindName: String { "Future" }
+
+    /// Called by a blocking reader that found the work unstarted: claim it, or park.
+    /// `waited` is how long this reader has already waited for it.
+    func _pendingBlockingRead(firstLook: Bool, waited: Duration) -> PendingReadAction {
+        .park(recheckAfter: nil)
+    }
+
+    /// Called by a reader that must not run the work on its own thread (a timed or async read).
+    func _startWithoutBlocking() {}
+
+    /// Called when unstarted work is dropped because the future was resolved another way.
+    func _didDropUnstartedWork() {}
+
+    // MARK: Reading
+
+    /// The result if the future is resolved; never blocks, never starts work.
+    @inlinable
+    var _resolvedResult: Result<Value, Failure>? {
+        guard StateWord.phase(_state.load(ordering: .acquiring)) == StateWord.resolved else { return nil }
+        return _result
+    }
+
+    /// Whether the future is resolved. Never blocks and never starts work.
+    ///
+    /// ```swift
+    /// if table.isResolved { print("already built") }
+    /// ```
+    public var isResolved: Bool {
+        StateWord.phase(_state.load(ordering: .acquiring)) == StateWord.resolved
+    }
+
+    /// The result if the future is resolved, otherwise `nil`. Never blocks and never starts work.
+    ///
+    /// ```swift
+    /// if case .success(let rows)? = query.peek { render(rows) }
+    /// ```
+    public var peek: Result<Value, Failure>? { _resolvedResult }
+
+    /// The result, waiting for it (or computing it, for a lazy future) if needed.
+    ///
+    /// ```swift
+    /// switch download.result {
+    /// case .success(let data): save(data)
+    /// case .failure(let error): report(error)
+    /// }
+    /// ```
+    /// - Important: Blocks the calling thread until the future resolves. From async code use
+    ///   ``get()``, which suspends instead.
+    @available(*, noasync, message: "a blocking read can starve Swift's cooperative pool; use 'await future.get()'")
+    public var result: Result<Value, Failure> {
+        if let result = _resolvedResult { return result }
+        return _waitForResult()
+    }
+
+    /// The value, waiting for it (or computing it, for a lazy future) if needed.
+    ///
+    /// ```swift
+    /// let count = try lines.value        // Future<[String], any Error>
+    /// let table = index.value            // Future<Index, Never>: no `try`
+    /// ```
+    /// - Throws: The work's error, typed as `Failure`.
+    /// - Important: Blocks the calling thread until the future resolves. From async code use
+    ///   ``get()``, which suspends instead.
+    @available(*, noasync, message: "a blocking read can starve Swift's cooperative pool; use 'await future.get()'")
+    public var value: Value {
+        get throws(Failure) {
+            if let result = _resolvedResult { return try result.get() }
+            return try _waitForResult().get()
+        }
+    }
+
+    /// The result, or `nil` if the future does not resolve within `timeout`.
+    ///
+    /// A lazy future's work is started on the global context, so that this call can keep its
+    /// deadline; it goes on if the read times out, and a later read finds its result.
+    /// A zero or negative `timeout` never waits: it is ``peek`` that also starts lazy work.
+    ///
+    /// ```swift
+    /// if let result = thumbnail.result(timeout: .milliseconds(50)) { show(result) }
+    /// ```
+    /// - Parameter timeout: The longest this call waits.
+    /// - Important: Blocks the calling thread for up to `timeout`.
+    @available(*, noasync, message: "a blocking read can starve Swift's cooperative pool; use 'await future.get()'")
+    public func result(timeout: Duration) -> Result<Value, Failure>? {
+        if let result = _resolvedResult { return result }
+        _startWithoutBlocking()
+        return _waitForResult(timeout: timeout)
+    }
+
+    /// A description of the creation site, for messages.
+    var _creationSite: String {
+        CreationSite.describe(_file, line: StateWord.line(_state.load(ordering: .relaxed)))
+    }
+
+    /// "LazyFuture<Int>" or "BackgroundFuture<Data, any Error>", for messages.
+    var _typeDescription: String {
+        Failure.self == Never.self ? "\(_kindName)<\(Value.self)>" : "\(_kindName)<\(Value.self), \(Failure.self)>"
+    }
+}
+
+extension Future where Failure == Never {
+    /// The value, waiting for it (or computing it, for a lazy future) if needed.
+    ///
+    /// The work of this future cannot fail, so no `try` is needed.
+    ///
+    /// ```swift
+    /// let index = LazyFuture { buildIndex() }
+    /// print(index.value.count)
+    /// ```
+    /// - Important: Blocks the calling thread until the future resolves. From async code use
+    ///   ``get()``, which suspends instead.
+    @available(*, noasync, message: "a blocking read can starve Swift's cooperative pool; use 'await future.get()'")
+    public var value: Value {
+        if case .success(let value)? = _resolvedResult { return value }
+        switch _waitForResult() {
+        case .success(let value): return value
+        }
+    }
+}

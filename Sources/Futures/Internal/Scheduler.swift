@@ -1,0 +1,52 @@
+import Foundation
+import Synchronization
+
+/// The global counters behind the rule for when a reader claims queued background work.
+///
+/// `queued` counts background futures whose work is enqueued but unstarted; `active` counts
+/// threads running background work and not parked in a wait. A reader that is itself inside
+/// future work always claims (otherwise nested fan-out can starve a pool whose threads all
+/// wait). A top-level reader claims only if the demand, counting the work it would take, fits
+/// the cores (`active + queued <= cores`); otherwise it parks and, each time it wakes with the
+/// work still unstarted, claims if a core has fallen idle (`active < cores`) or after
+/// `starvationLimit` — a pool that is neither busy with our work nor starting it is stuck.
+enum Scheduler {
+    static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    static let queued = Atomic<Int>(0)
+    static let active = Atomic<Int>(0)
+
+    /// How long a top-level reader parks before it looks at the counters again.
+    static let recheckInterval: Duration = .milliseconds(1)
+    /// How long a top-level reader waits for queued work before it runs it anyway.
+    static let starvationLimit: Duration = .milliseconds(50)
+
+    static func didEnqueue() { queued.wrappingAdd(1, ordering: .relaxed) }
+    static func didDequeue() { queued.wrappingSubtract(1, ordering: .relaxed) }
+
+    /// Whether a top-level reader that just found the work queued should take it now.
+    static var demandFitsCores: Bool {
+        active.load(ordering: .relaxed) + queued.load(ordering: .relaxed) <= cores
+    }
+
+    /// Whether a top-level reader that waited and still finds the work queued should take it.
+    static func shouldClaimAfterWaiting(_ waited: Duration) -> Bool {
+        waited >= starvationLimit || active.load(ordering: .relaxed) < cores
+    }
+
+    /// Runs `body` counted as an active runner, unless the thread already is one.
+    static func runCounted<R>(_ body: () -> R) -> R {
+        if CurrentWork.isRunner { return body() }
+        active.wrappingAdd(1, ordering: .relaxed)
+        defer { active.wrappingSubtract(1, ordering: .relaxed) }
+        return body()
+    }
+
+    /// Runs `body` (a park) uncounted if this thread is a counted runner: a parked runner
+    /// leaves its core to others.
+    static func parkUncounted<R>(_ body: () -> R) -> R {
+        guard CurrentWork.isRunner else { return body() }
+        active.wrappingSubtract(1, ordering: .relaxed)
+        defer { active.wrappingAdd(1, ordering: .relaxed) }
+        return body()
+    }
+}

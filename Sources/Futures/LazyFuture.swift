@@ -1,0 +1,45 @@
+/// A future whose work runs on its first read, exactly once, on the reading thread.
+///
+/// Use it for work that may never be needed: if nobody reads the future, the work never runs.
+///
+/// ```swift
+/// var thumbnails: [String: LazyFuture<Image, Never>] = [:]
+/// for name in names { thumbnails[name] = LazyFuture { renderThumbnail(name) } }
+/// show(thumbnails["cat"]!.value)   // only the cat's thumbnail is rendered
+/// ```
+///
+/// Readers that arrive while the work runs wait for it; the work never runs twice, whatever
+/// the number of racing readers. A read that must not block the caller — ``Future/get()`` or
+/// ``Future/result(timeout:)`` — starts the work on the global context instead.
+public final class LazyFuture<Value: Sendable, Failure: Error>: Future<Value, Failure>, @unchecked Sendable {
+    // @unchecked: adds no stored state; the proof on `Future` covers it.
+
+    /// Makes a future that runs `work` the first time it is read.
+    ///
+    /// ```swift
+    /// let index = LazyFuture { buildIndex(of: corpus) }   // nothing runs yet
+    /// ```
+    /// - Parameter work: The computation. A non-throwing closure gives `Failure == Never`; a
+    ///   closure with `try` gives `any Error`; `() throws(MyError) -> T in` gives `MyError`.
+    public init(
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        _ work: @escaping @Sendable () throws(Failure) -> Value
+    ) {
+        super.init(work: work, fileID: fileID, line: line)
+    }
+
+    override var _kindName: String { "LazyFuture" }
+
+    override func _pendingBlockingRead(firstLook: Bool, waited: Duration) -> PendingReadAction {
+        _claimAndRun(isRunner: false)
+        return .claimed
+    }
+
+    override func _startWithoutBlocking() {
+        guard let work = _claim() else { return }
+        ExecutionContext.global().execute { [self] in
+            _run(claimed: work, isRunner: false)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+/// The writing end of a future: your code completes it, once.
+///
+/// Use a promise to turn a callback, a delegate or any event into a ``Future``.
+///
+/// ```swift
+/// let promise = Promise<Data, any Error>()
+/// session.load(url) { data, error in
+///     if let data { promise.succeed(data) } else { promise.fail(error ?? LoadError.empty) }
+/// }
+/// return promise.future
+/// ```
+///
+/// The first completion wins; later ones return `false` and change nothing. A promise that is
+/// never completed leaves its future pending: blocking readers wait, so complete every promise.
+public struct Promise<Value: Sendable, Failure: Error>: Sendable {
+    /// The future this promise completes.
+    public let future: Future<Value, Failure>
+
+    /// Makes a promise with a pending future.
+    ///
+    /// ```swift
+    /// let ready = Promise<Void, Never>()
+    /// ```
+    public init(fileID: StaticString = #fileID, line: UInt = #line) {
+        future = Future(work: nil, fileID: fileID, line: line)
+    }
+
+    /// Resolves the future with `value`.
+    ///
+    /// ```swift
+    /// promise.succeed(42)
+    /// ```
+    /// - Returns: `true` if this call completed the promise; `false` if it was already complete.
+    @discardableResult
+    public func succeed(_ value: Value) -> Bool {
+        future._complete(with: .success(value))
+    }
+
+    /// Resolves the future with `error`.
+    ///
+    /// ```swift
+    /// promise.fail(URLError(.timedOut))
+    /// ```
+    /// - Returns: `true` if this call completed the promise; `false` if it was already complete.
+    @discardableResult
+    public func fail(_ error: Failure) -> Bool {
+        future._complete(with: .failure(error))
+    }
+
+    /// Resolves the future with `result`.
+    ///
+    /// ```swift
+    /// promise.complete(with: Result { try decode(data) })
+    /// ```
+    /// - Returns: `true` if this call completed the promise; `false` if it was already complete.
+    @discardableResult
+    public func complete(with result: Result<Value, Failure>) -> Bool {
+        future._complete(with: result)
+    }
+}
+
+extension Promise where Value == Void {
+    /// Resolves a `Void` future.
+    ///
+    /// ```swift
+    /// let done = Promise<Void, Never>()
+    /// done.succeed()
+    /// ```
+    /// - Returns: `true` if this call completed the promise; `false` if it was already complete.
+    @discardableResult
+    public func succeed() -> Bool {
+        future._complete(with: .success(()))
+    }
+}

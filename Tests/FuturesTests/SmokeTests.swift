@@ -1,0 +1,3 @@
+import Testing
+import Futures
+@Test func smoke() { #expect(LazyFuture { 1 }.value == 1) }
