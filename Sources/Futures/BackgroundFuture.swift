@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A future whose work starts at once, on a background context.
 ///
 /// Use it to overlap work with whatever the caller does next: loads, decoding, rendering.
@@ -25,24 +27,76 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
     ///   - context: Where the work runs; by default Dispatch's global queue.
     ///   - work: The computation. A non-throwing closure gives `Failure == Never`; a closure
     ///     with `try` gives `any Error`; `() throws(MyError) -> T in` gives `MyError`.
-    public init(
+    public convenience init(
         on context: ExecutionContext = .global(),
         fileID: StaticString = #fileID,
         line: UInt = #line,
         _ work: @escaping @Sendable () throws(Failure) -> Value
     ) {
-        super.init(work: work, fileID: fileID, line: line)
-        Scheduler.didEnqueue()
-        context.execute { [self] in
-            guard let work = _claim() else { return }
-            Scheduler.didDequeue()
-            Scheduler.runCounted { _run(claimed: work, isRunner: true) }
+        self.init(context: context, pinned: false, fileID: fileID, line: line, work: work)
+    }
+
+    /// Starts `work` on `context` once `delay` has passed, and returns its future at once.
+    ///
+    /// Readers wait for the delay: they never run the work early. Cancelling the future before
+    /// the delay ends (when `Failure` is `any Error`) means the work never runs.
+    ///
+    /// ```swift
+    /// let retry = BackgroundFuture(after: .seconds(2)) { try fetch(url) }
+    /// ```
+    /// - Parameters:
+    ///   - delay: How long to wait before starting; zero or negative starts at once.
+    ///   - context: Where the work runs; by default Dispatch's global queue.
+    ///   - work: The computation.
+    public convenience init(
+        after delay: Duration,
+        on context: ExecutionContext = .global(),
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        _ work: @escaping @Sendable () throws(Failure) -> Value
+    ) {
+        let timer = ExecutionContext { job in
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay.dispatchInterval) {
+                context.execute(job)
+            }
         }
+        self.init(context: timer, pinned: true, fileID: fileID, line: line, work: work)
+    }
+
+    /// Starts `work` on `context`. A pinned future's work runs only on `context`: readers
+    /// wait for it instead of claiming it (agents and delays rely on that).
+    init(
+        context: ExecutionContext,
+        pinned: Bool,
+        fileID: StaticString,
+        line: UInt,
+        work: @escaping @Sendable () throws(Failure) -> Value
+    ) {
+        super.init(work: work, fileID: fileID, line: line)
+        if pinned {
+            _state.bitwiseOr(StateWord.pinned, ordering: .relaxed)
+            context.execute { [self] in
+                guard let work = _claim() else { return }
+                Scheduler.runCounted { _run(claimed: work, isRunner: true) }
+            }
+        } else {
+            Scheduler.didEnqueue()
+            context.execute { [self] in
+                guard let work = _claim() else { return }
+                Scheduler.didDequeue()
+                Scheduler.runCounted { _run(claimed: work, isRunner: true) }
+            }
+        }
+    }
+
+    private var isPinned: Bool {
+        _state.load(ordering: .relaxed) & StateWord.pinned != 0
     }
 
     override var _kindName: String { "BackgroundFuture" }
 
     override func _pendingBlockingRead(firstLook: Bool, waited: Duration) -> PendingReadAction {
+        if isPinned { return .park(recheckAfter: nil) }
         let claim =
             CurrentWork.isInsideWork
             || (firstLook ? Scheduler.demandFitsCores : Scheduler.shouldClaimAfterWaiting(waited))
@@ -55,6 +109,6 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
     }
 
     override func _didDropUnstartedWork() {
-        Scheduler.didDequeue()
+        if !isPinned { Scheduler.didDequeue() }
     }
 }

@@ -99,7 +99,7 @@ extension Future {
         if word & StateWord.waiters != 0 { stripe.condition.broadcast() }
         stripe.condition.unlock()
         if let callbacks {
-            for callback in callbacks { callback(self) }
+            CallbackTrampoline.deliver(callbacks, to: self)
         }
     }
 
@@ -108,8 +108,16 @@ extension Future {
     /// Calls `body` with the result once the future resolves: at once on this thread if it
     /// already has, otherwise on the thread that resolves it. Never starts work.
     func _whenResolved(_ body: @escaping @Sendable (Result<Value, Failure>) -> Void) {
-        if let result = _resolvedResult {
-            body(result)
+        _onResolution { future in body(future._result.unsafelyUnwrapped) }
+    }
+
+    /// Calls `body` with this future once it resolves, as `_whenResolved` does.
+    ///
+    /// The registered callback does not capture the future: the parking lot hands it over at
+    /// resolution, so a pending future with callbacks can still be freed.
+    func _onResolution(_ body: @escaping @Sendable (Future<Value, Failure>) -> Void) {
+        if isResolved {
+            body(self)
             return
         }
         let stripe = ParkingLot.shared.stripe(for: self)
@@ -124,11 +132,11 @@ extension Future {
         }
         if StateWord.phase(word) == StateWord.resolved {
             stripe.condition.unlock()
-            body(_result.unsafelyUnwrapped)
+            body(self)
             return
         }
         stripe.callbacks[ObjectIdentifier(self), default: []].append { object in
-            body(unsafeDowncast(object, to: Future<Value, Failure>.self)._result.unsafelyUnwrapped)
+            body(unsafeDowncast(object, to: Future<Value, Failure>.self))
         }
         stripe.condition.unlock()
     }
@@ -160,10 +168,14 @@ extension Future {
                     continue
                 case .park(let interval):
                     firstLook = false
+                    CallbackTrampoline.drainQueued()
+                    if isResolved { continue }
                     _park(until: interval.map { ContinuousClock.now + $0 })
                 }
             default:
                 _trapIfRecursive(word)
+                CallbackTrampoline.drainQueued()
+                if isResolved { continue }
                 _park(until: nil)
             }
         }
@@ -177,15 +189,26 @@ extension Future {
             if StateWord.phase(word) == StateWord.resolved { return _result.unsafelyUnwrapped }
             if ContinuousClock.now >= deadline { return nil }
             _trapIfRecursive(word)
+            CallbackTrampoline.drainQueued()
+            if isResolved { continue }
             _park(until: deadline)
         }
     }
 
-    private func _trapIfRecursive(_ word: UInt64) {
+    func _trapIfRecursive(_ word: UInt64) {
         guard StateWord.phase(word) == StateWord.running, CurrentWork.contains(self) else { return }
         misuse(
             "\(_typeDescription) created at \(_creationSite) was read from inside its own work, "
                 + "which would wait forever; read it after its work returns, or split the work")
+    }
+
+    /// Wakes the threads parked on this future so that they look at it again.
+    func _wakeWaiters() {
+        guard _state.load(ordering: .acquiring) & StateWord.waiters != 0 else { return }
+        let stripe = ParkingLot.shared.stripe(for: self)
+        stripe.condition.lock()
+        stripe.condition.broadcast()
+        stripe.condition.unlock()
     }
 
     /// Parks this thread once: until the future resolves, a wake-up, or `deadline`.

@@ -67,6 +67,13 @@ public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
     /// Called by a reader that must not run the work on its own thread (a timed or async read).
     func _startWithoutBlocking() {}
 
+    /// Whether nothing runs until someone reads: lazy futures and what is derived from them.
+    var _isLazyKind: Bool { false }
+
+    /// The futures a derived future waits on (connecting a lazy one first); `nil` for a
+    /// future with work of its own.
+    func _upstreamsForDemand() -> [any FutureNode]? { nil }
+
     /// Called when unstarted work is dropped because the future was resolved another way.
     func _didDropUnstartedWork() {}
 

@@ -31,15 +31,19 @@ public final class LazyFuture<Value: Sendable, Failure: Error>: Future<Value, Fa
 
     override var _kindName: String { "LazyFuture" }
 
+    override var _isLazyKind: Bool { true }
+
     override func _pendingBlockingRead(firstLook: Bool, waited: Duration) -> PendingReadAction {
         _claimAndRun(isRunner: false)
         return .claimed
     }
 
+    /// Queues a job that runs the work unless a reader has claimed it by then; a blocking
+    /// reader that arrives first still runs it on its own thread.
     override func _startWithoutBlocking() {
-        guard let work = _claim() else { return }
+        guard StateWord.phase(_state.load(ordering: .acquiring)) == StateWord.pending else { return }
         ExecutionContext.global().execute { [self] in
-            _run(claimed: work, isRunner: false)
+            _ = Scheduler.runCounted { _claimAndRun(isRunner: true) }
         }
     }
 }

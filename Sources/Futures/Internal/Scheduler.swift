@@ -50,3 +50,13 @@ enum Scheduler {
         return body()
     }
 }
+
+extension Duration {
+    /// The duration as a Dispatch interval, clamped to what Dispatch can express.
+    var dispatchInterval: DispatchTimeInterval {
+        let (seconds, attoseconds) = components
+        guard seconds >= 0 else { return .nanoseconds(0) }
+        guard seconds < Int64(Int.max / 1_000_000_000) - 1 else { return .never }
+        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+    }
+}

@@ -5,6 +5,7 @@
 /// bit  2     a thread is (or was) parked waiting in the parking lot
 /// bit  3     callbacks are registered in the parking lot
 /// bit  4     cancelled: the future was resolved by `cancel()`
+/// bit  5     pinned: the work must run on its own context; readers never claim it
 /// bits 32-63 the creation line, kept here so that it costs no extra field
 /// ```
 /// Every transition is a compare-and-swap that keeps the flags and the line; the phase only
@@ -20,6 +21,7 @@ enum StateWord {
     static let waiters: UInt64 = 1 << 2
     static let callbacks: UInt64 = 1 << 3
     static let cancelled: UInt64 = 1 << 4
+    static let pinned: UInt64 = 1 << 5
 
     static func initial(line: UInt) -> UInt64 {
         UInt64(truncatingIfNeeded: min(line, UInt(UInt32.max))) << 32

@@ -1,0 +1,61 @@
+extension Future where Failure == any Error {
+    /// Cancels the future: it resolves at once with `CancellationError`.
+    ///
+    /// Work that has not started never runs and its closure is released. Work that is running
+    /// goes on, and can see that it was cancelled with ``Future/isCurrentWorkCancelled``; its
+    /// result is dropped. Threads blocked reading the future wake at once with the error, and
+    /// futures derived from it are cancelled too. Cancelling a resolved future does nothing.
+    ///
+    /// ```swift
+    /// let search = BackgroundFuture { () throws -> [Hit] in try index.search(query) }
+    /// searchField.onChange { search.cancel() }
+    /// ```
+    /// - Returns: `true` if this call cancelled the future; `false` if it was already resolved.
+    @discardableResult
+    public func cancel() -> Bool {
+        _complete(with: .failure(CancellationError()), cancelling: true)
+    }
+
+    /// Whether the future was resolved by ``cancel()``, its own or a source's. Never blocks.
+    ///
+    /// ```swift
+    /// if search.isCancelled { clearResults() }
+    /// ```
+    public var isCancelled: Bool {
+        isCancelledWhileRunning
+    }
+}
+
+extension Future where Value == Never, Failure == Never {
+    /// Whether the future whose work is running on this thread has been cancelled.
+    ///
+    /// Call it from inside a future's work to stop early; outside any work it is `false`.
+    ///
+    /// ```swift
+    /// let total = BackgroundFuture { () throws -> Int in
+    ///     var sum = 0
+    ///     for chunk in chunks {
+    ///         if Future.isCurrentWorkCancelled { throw CancellationError() }
+    ///         sum += process(chunk)
+    ///     }
+    ///     return sum
+    /// }
+    /// ```
+    public static var isCurrentWorkCancelled: Bool {
+        CurrentWork.top?.pointee.work.isCancelledWhileRunning ?? false
+    }
+
+    /// Throws `CancellationError` if the future whose work is running on this thread has been
+    /// cancelled.
+    ///
+    /// ```swift
+    /// let report = BackgroundFuture { () throws -> Report in
+    ///     for page in pages { try Future.checkCancellation(); render(page) }
+    ///     return Report(pages)
+    /// }
+    /// ```
+    /// - Throws: `CancellationError` if the running work's future was cancelled.
+    public static func checkCancellation() throws(CancellationError) {
+        if isCurrentWorkCancelled { throw CancellationError() }
+    }
+}

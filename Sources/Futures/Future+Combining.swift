@@ -1,0 +1,133 @@
+import Synchronization
+
+/// Returns a future of the values of all `futures`, as a tuple, once they have all succeeded.
+///
+/// Any number of futures of different value types can be zipped; they share one `Failure`
+/// type. If some fail, the child fails with the failure of the first one by position, as soon
+/// as every future before it has succeeded. If any of them is lazy, the child is lazy.
+///
+/// ```swift
+/// let page = zip(user, posts, settings)   // Future<(User, [Post], Settings), any Error>
+/// let (who, what, how) = try page.value
+/// ```
+/// - Parameter futures: The futures to wait for.
+/// - Returns: A future of the tuple of their values.
+public func zip<each V: Sendable, Failure: Error>(
+    _ futures: repeat Future<each V, Failure>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+) -> Future<(repeat each V), Failure> {
+    var collected: [any FutureNode] = []
+    for future in repeat each futures { collected.append(future) }
+    let sources = collected
+    let lazy = sources.contains { $0._isLazyKind }
+    let zipped = ZippedFutures(repeat each futures)
+    return DerivedFuture(lazy: lazy, upstreams: sources, fileID: fileID, line: line) { child in
+        for source in sources {
+            source._whenResolvedErased { zipped.resolveIfDecided(child, sources: sources) }
+        }
+    }
+}
+
+/// The futures of one `zip` call, kept as a tuple so that closures capture one plain value.
+private struct ZippedFutures<each V: Sendable, Failure: Error>: Sendable {
+    let futures: (repeat Future<each V, Failure>)
+
+    init(_ futures: repeat Future<each V, Failure>) {
+        self.futures = (repeat each futures)
+    }
+
+    /// Resolves `child` once the outcome is known: all succeeded, or the first failure by
+    /// position has only successes before it.
+    func resolveIfDecided(_ child: DerivedFuture<(repeat each V), Failure>, sources: [any FutureNode]) {
+        for source in sources {
+            guard source.isResolved else { return }
+            if let failure = source._erasedFailure {
+                child.resolve(with: .failure(failure as! Failure), sourceCancelled: source._isCancelledNode)
+                return
+            }
+        }
+        child.resolve(with: .success((repeat (each futures)._successValueUnchecked)))
+    }
+}
+
+/// The progress of `Future.all`: how many futures, from the first, have succeeded.
+private final class AllProgress: Sendable {
+    let prefix = Mutex(0)
+}
+
+extension Future {
+    /// Returns a future of the values of all `futures`, in their order.
+    ///
+    /// The child fails with the failure of the first future by position that fails, as soon as
+    /// every future before it has succeeded. It is lazy if any of `futures` is lazy. Resolution
+    /// is iterative: 10,000 futures cost no stack depth.
+    ///
+    /// ```swift
+    /// let pages = Future.all(urls.map { url in BackgroundFuture { try download(url) } })
+    /// for page in try pages.value { index(page) }
+    /// ```
+    /// - Parameter futures: The futures to wait for; none gives an empty array at once.
+    /// - Returns: A future of their values, in order.
+    public static func all(
+        _ futures: [Future<Value, Failure>],
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Future<[Value], Failure> {
+        guard !futures.isEmpty else {
+            return Future<[Value], Failure>(resolved: .success([]), fileID: fileID, line: line)
+        }
+        let lazy = futures.contains { $0._isLazyKind }
+        return DerivedFuture(lazy: lazy, upstreams: futures, fileID: fileID, line: line) { child in
+            let progress = AllProgress()
+            let count = futures.count
+            let advance: @Sendable () -> Void = {
+                let failed = progress.prefix.withLock { prefix -> Future<Value, Failure>? in
+                    while prefix < count, let result = futures[prefix]._resolvedResult {
+                        if case .failure = result { return futures[prefix] }
+                        prefix += 1
+                    }
+                    return nil
+                }
+                if let failed, case .failure(let error) = failed._result.unsafelyUnwrapped {
+                    child.resolve(with: .failure(error), sourceCancelled: failed.isCancelledWhileRunning)
+                } else if progress.prefix.withLock({ $0 == count }) {
+                    child.resolve(with: .success(futures.map { $0._successValueUnchecked }))
+                }
+            }
+            for future in futures { future._onResolution { _ in advance() } }
+        }
+    }
+
+    /// Returns a future of the first of `futures` to resolve, succeeding or failing.
+    ///
+    /// ```swift
+    /// let fastest = Future.first(of: mirrors.map { mirror in BackgroundFuture { try fetch(from: mirror) } })
+    /// ```
+    /// - Parameter futures: The futures to race; there must be at least one.
+    /// - Returns: A future resolved like the first of them to resolve.
+    public static func first(
+        of futures: [Future<Value, Failure>],
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Future<Value, Failure> {
+        precondition(!futures.isEmpty, "Future.first(of:) needs at least one future; it was given none")
+        let lazy = futures.contains { $0._isLazyKind }
+        return DerivedFuture(lazy: lazy, upstreams: futures, fileID: fileID, line: line) { child in
+            for future in futures {
+                future._onResolution { future in
+                    child.resolve(
+                        with: future._result.unsafelyUnwrapped, sourceCancelled: future.isCancelledWhileRunning)
+                }
+            }
+        }
+    }
+
+    /// The value of a future known to have succeeded.
+    var _successValueUnchecked: Value {
+        guard case .success(let value) = _result.unsafelyUnwrapped else {
+            preconditionFailure("\(_typeDescription) was expected to have succeeded")
+        }
+        return value
+    }
+}
