@@ -51,9 +51,31 @@ private struct ZippedFutures<each V: Sendable, Failure: Error>: Sendable {
     }
 }
 
-/// The progress of `Future.all`: how many futures, from the first, have succeeded.
+/// The progress of `Future.all`: how many futures, from the first, have succeeded; once the
+/// outcome is decided it moves past the end, so that exactly one callback resolves the child.
 private final class AllProgress: Sendable {
-    let prefix = Mutex(0)
+    enum Decision { case undecided, failed(at: Int), succeeded }
+
+    private let prefix = Mutex(0)
+    private let count: Int
+
+    init(count: Int) { self.count = count }
+
+    /// Advances over the resolved futures at the front; returns the decision this call made.
+    func advance<Value, Failure>(over futures: [Future<Value, Failure>]) -> Decision {
+        prefix.withLock { prefix in
+            while prefix < count, let result = futures[prefix]._resolvedResult {
+                if case .failure = result {
+                    defer { prefix = count + 1 }
+                    return .failed(at: prefix)
+                }
+                prefix += 1
+            }
+            guard prefix == count else { return .undecided }
+            prefix = count + 1
+            return .succeeded
+        }
+    }
 }
 
 extension Future {
@@ -79,19 +101,16 @@ extension Future {
         }
         let lazy = futures.contains { $0._isLazyKind }
         return DerivedFuture(lazy: lazy, upstreams: futures, fileID: fileID, line: line) { child in
-            let progress = AllProgress()
-            let count = futures.count
+            let progress = AllProgress(count: futures.count)
             let advance: @Sendable () -> Void = {
-                let failed = progress.prefix.withLock { prefix -> Future<Value, Failure>? in
-                    while prefix < count, let result = futures[prefix]._resolvedResult {
-                        if case .failure = result { return futures[prefix] }
-                        prefix += 1
-                    }
-                    return nil
-                }
-                if let failed, case .failure(let error) = failed._result.unsafelyUnwrapped {
-                    child.resolve(with: .failure(error), sourceCancelled: failed.isCancelledWhileRunning)
-                } else if progress.prefix.withLock({ $0 == count }) {
+                switch progress.advance(over: futures) {
+                case .undecided:
+                    break
+                case .failed(let index):
+                    let failed = futures[index]
+                    child.resolve(with: failed._resolvedResult.unsafelyUnwrapped.map { [$0] },
+                                  sourceCancelled: failed.isCancelledWhileRunning)
+                case .succeeded:
                     child.resolve(with: .success(futures.map { $0._successValueUnchecked }))
                 }
             }

@@ -20,18 +20,52 @@ final class CompositionGate: Sendable {
     func open(count: Int = 1) { for _ in 0..<count { semaphore.signal() } }
 }
 
-/// Runs `body` on `count` threads at once, released together, and waits for all of them.
-func raceOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let start = DispatchSemaphore(value: 0)
+/// A reusable barrier: `count` threads wait until all of them have arrived.
+final class ThreadBarrier: @unchecked Sendable {
+    // @unchecked: `arrived` and `generation` are read and written only while `condition` is locked.
+    private let condition = NSCondition()
+    private let count: Int
+    private var arrived = 0
+    private var generation = 0
+
+    init(count: Int) { self.count = count }
+
+    func wait() {
+        condition.lock()
+        defer { condition.unlock() }
+        let current = generation
+        arrived += 1
+        if arrived == count {
+            arrived = 0
+            generation += 1
+            condition.broadcast()
+        } else {
+            while generation == current { condition.wait() }
+        }
+    }
+}
+
+/// Runs `body(repetition, thread)` on `threads` threads, `repetitions` times; every repetition
+/// starts on all threads together (a barrier), so the calls of one repetition really race.
+func raceOnThreads(
+    _ threads: Int,
+    repetitions: Int = 1,
+    prepare: @escaping @Sendable (Int) -> Void = { _ in },
+    _ body: @escaping @Sendable (_ repetition: Int, _ thread: Int) -> Void
+) {
+    let barrier = ThreadBarrier(count: threads)
     let done = DispatchGroup()
-    for index in 0..<count {
+    for index in 0..<threads {
         done.enter()
         Thread.detachNewThread {
-            start.wait()
-            body(index)
+            for repetition in 0..<repetitions {
+                if index == 0 { prepare(repetition) }
+                barrier.wait()
+                body(repetition, index)
+                barrier.wait()
+            }
             done.leave()
         }
     }
-    for _ in 0..<count { start.signal() }
     done.wait()
 }

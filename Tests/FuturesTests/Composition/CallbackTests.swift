@@ -1,0 +1,97 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import Futures
+
+@Suite("onComplete, onSuccess, onFailure")
+struct CallbackTests {
+    @Test("callbacks added before completion run exactly once")
+    func callbacksBeforeCompletion() {
+        let promise = Promise<Int, TaggedError>()
+        let completes = CallCounter()
+        let successes = CallCounter()
+        let failures = CallCounter()
+        promise.future
+            .onComplete { _ in completes.increment() }
+            .onSuccess { _ in successes.increment() }
+            .onFailure { _ in failures.increment() }
+        #expect(completes.value == 0)
+        promise.succeed(1)
+        promise.fail(TaggedError(tag: 0))
+        #expect(completes.value == 1)
+        #expect(successes.value == 1)
+        #expect(failures.value == 0)
+    }
+
+    @Test("callbacks added after completion run once, at once, on the caller's thread")
+    func callbacksAfterCompletion() {
+        let promise = Promise<Int, TaggedError>()
+        promise.fail(TaggedError(tag: 4))
+        let failures = Mutex<[Int]>([])
+        promise.future.onFailure { error in failures.withLock { $0.append(error.tag) } }
+        promise.future.onSuccess { _ in Issue.record("a failed future called onSuccess") }
+        #expect(failures.withLock { $0 } == [4])
+    }
+
+    @Test("callbacks racing completion from 10 threads each run exactly once, 300 times")
+    func callbacksRacingCompletion() {
+        let repetitions = 300
+        let promises = (0..<repetitions).map { _ in Promise<Int, Never>() }
+        let counters = (0..<repetitions).map { _ in (0..<10).map { _ in CallCounter() } }
+        raceOnThreads(11, repetitions: repetitions) { repetition, thread in
+            if thread == 10 {
+                promises[repetition].succeed(repetition)
+            } else {
+                promises[repetition].future.onComplete { _ in counters[repetition][thread].increment() }
+            }
+        }
+        for repetition in 0..<repetitions {
+            #expect(counters[repetition].map(\.value) == Array(repeating: 1, count: 10), "repetition \(repetition)")
+        }
+    }
+
+    @Test("callbacks on a queue run on that queue")
+    func callbacksOnQueue() {
+        let key = DispatchSpecificKey<Int>()
+        let queue = DispatchQueue(label: "callback-test")
+        queue.setSpecific(key: key, value: 7)
+        let done = DispatchSemaphore(value: 0)
+        let seen = Mutex<[Int?]>([])
+        let future = BackgroundFuture { 1 }
+        future.onComplete(on: .queue(queue)) { _ in
+            seen.withLock { $0.append(DispatchQueue.getSpecific(key: key)) }
+            done.signal()
+        }
+        done.wait()
+        future.onSuccess(on: .queue(queue)) { _ in
+            seen.withLock { $0.append(DispatchQueue.getSpecific(key: key)) }
+            done.signal()
+        }
+        done.wait()
+        #expect(seen.withLock { $0 } == [7, 7])
+    }
+
+    @Test("a custom context receives every callback")
+    func customContext() {
+        let handed = CallCounter()
+        let context = ExecutionContext { work in handed.increment(); work() }
+        let promise = Promise<Int, Never>()
+        let ran = CallCounter()
+        promise.future.onComplete(on: context) { _ in ran.increment() }
+        promise.succeed(1)
+        promise.future.onComplete(on: context) { _ in ran.increment() }
+        #expect(handed.value == 2)
+        #expect(ran.value == 2)
+    }
+
+    @Test("adding a callback does not start a lazy future")
+    func callbacksDoNotStartLazyWork() {
+        let runs = CallCounter()
+        let lazy = LazyFuture { runs.increment(); return 1 }
+        let called = CallCounter()
+        lazy.onComplete { _ in called.increment() }
+        #expect(runs.value == 0)
+        #expect(lazy.value == 1)
+        #expect(called.value == 1)
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import Futures
+
+@Suite("cancel and isCancelled")
+struct CancellationTests {
+    @Test("cancelling before start means the work never runs and its closure is released")
+    func cancelBeforeStart() {
+        final class Token: Sendable {}
+        let runs = CallCounter()
+        weak var weakToken: Token?
+        let future: LazyFuture<Int, any Error>
+        do {
+            let token = Token()
+            weakToken = token
+            future = LazyFuture { () throws -> Int in withExtendedLifetime(token) { runs.increment() }; return 1 }
+        }
+        #expect(future.cancel())
+        #expect(weakToken == nil)
+        #expect(future.isCancelled)
+        #expect(throws: CancellationError.self) { try future.value }
+        #expect(runs.value == 0)
+        #expect(!future.cancel())
+    }
+
+    @Test("cancelling queued background work means it never runs")
+    func cancelQueuedBackgroundWork() {
+        let serial = DispatchQueue(label: "blocked")
+        let gate = CompositionGate()
+        serial.async { gate.wait() }
+        let runs = CallCounter()
+        let future = BackgroundFuture(on: .queue(serial)) { () throws -> Int in runs.increment(); return 1 }
+        future.cancel()
+        gate.open()
+        serial.sync {}
+        #expect(runs.value == 0)
+        #expect(throws: CancellationError.self) { try future.value }
+    }
+
+    @Test("cancel releases a blocked reader at once", arguments: 0..<20)
+    func cancelReleasesBlockedReader(repetition: Int) {
+        let gate = CompositionGate()
+        let started = DispatchSemaphore(value: 0)
+        let future = BackgroundFuture { () throws -> Int in
+            started.signal()
+            gate.wait()
+            return 1
+        }
+        started.wait()
+        let readerDone = DispatchSemaphore(value: 0)
+        let outcome = Mutex<Bool?>(nil)
+        Thread.detachNewThread {
+            let cancelled = (try? future.value) == nil
+            outcome.withLock { $0 = cancelled }
+            readerDone.signal()
+        }
+        future.cancel()
+        readerDone.wait()
+        #expect(outcome.withLock { $0 } == true)
+        gate.open()
+    }
+
+    @Test("running work sees that it was cancelled and its result is dropped")
+    func runningWorkObservesCancellation() {
+        let started = DispatchSemaphore(value: 0)
+        let cancelled = DispatchSemaphore(value: 0)
+        let observed = DispatchSemaphore(value: 0)
+        let future = BackgroundFuture { () throws -> Int in
+            #expect(!Future.isCurrentWorkCancelled)
+            started.signal()
+            cancelled.wait()
+            #expect(Future.isCurrentWorkCancelled)
+            #expect(throws: CancellationError.self) { try Future.checkCancellation() }
+            observed.signal()
+            return 1
+        }
+        started.wait()
+        future.cancel()
+        cancelled.signal()
+        observed.wait()
+        #expect(throws: CancellationError.self) { try future.value }
+        #expect(!Future.isCurrentWorkCancelled)
+    }
+
+    @Test("cancellation reaches derived futures")
+    func cancelReachesChildren() {
+        let promise = Promise<Int, any Error>()
+        let mapped = promise.future.map { $0 + 1 }
+        let chained = mapped.flatMap { value in LazyFuture { () throws -> Int in value } }
+        let zipped = zip(mapped, promise.future)
+        let all = Future.all([mapped, promise.future])
+        promise.future.cancel()
+        #expect(mapped.isCancelled)
+        #expect(chained.isCancelled)
+        #expect(zipped.isCancelled)
+        #expect(all.isCancelled)
+        #expect(throws: CancellationError.self) { try chained.value }
+        #expect(!promise.succeed(1))
+    }
+
+    @Test("cancellation reaches a lazy child when it is read")
+    func cancelReachesLazyChild() {
+        let parent = LazyFuture { () throws -> Int in 1 }
+        let child = parent.map { $0 + 1 }
+        parent.cancel()
+        #expect(throws: CancellationError.self) { try child.value }
+        #expect(child.isCancelled)
+    }
+
+    @Test("cancelling a future from an async closure cancels its task")
+    func cancelCancelsTask() async {
+        let sawCancellation = Promise<Void, Never>()
+        let future = Future.task { () async throws -> Int in
+            while !Task.isCancelled { await Task.yield() }
+            sawCancellation.succeed()
+            return 1
+        }
+        future.cancel()
+        await sawCancellation.future.get()
+        #expect(future.isCancelled)
+    }
+
+    @Test("a cancelled delayed future never runs its work")
+    func cancelDelayed() {
+        let runs = CallCounter()
+        let future = BackgroundFuture(after: .milliseconds(20)) { () throws -> Int in runs.increment(); return 1 }
+        future.cancel()
+        let probe = BackgroundFuture(after: .milliseconds(40)) { 0 }
+        _ = probe.value
+        #expect(runs.value == 0)
+    }
+}
