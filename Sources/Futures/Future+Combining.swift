@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Returns a future of the values of all `futures`, as a tuple, once they have all succeeded.
 ///
 /// Any number of futures of different value types can be zipped; they share one `Failure`
@@ -56,7 +54,7 @@ private struct ZippedFutures<each V: Sendable, Failure: Error>: Sendable {
 private final class AllProgress: Sendable {
     enum Decision { case undecided, failed(at: Int), succeeded }
 
-    private let prefix = Mutex(0)
+    private let prefix = LockedBox(0)
     private let count: Int
 
     init(count: Int) { self.count = count }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A future computed from other futures: by `map`, `flatMap`, `zip`, `all` and the rest.
 ///
 /// It has no work of its own; callbacks on its sources resolve it. It keeps its sources' kind:
@@ -9,7 +7,7 @@ import Synchronization
 /// to the sources: a blocking reader walks up to the futures with work and claims or starts it
 /// as their kind allows, so a derived future never waits on work that nobody will run.
 final class DerivedFuture<Value: Sendable, Failure: Error>: Future<Value, Failure>, @unchecked Sendable {
-    // @unchecked: its own state is inside `links`, a Mutex; the rest is covered by `Future`'s proof.
+    // @unchecked: its own state is inside `links`, a lock box; the rest is covered by `Future`'s proof.
 
     struct Links {
         /// The futures this one waits on now; emptied when it resolves.
@@ -21,7 +19,7 @@ final class DerivedFuture<Value: Sendable, Failure: Error>: Future<Value, Failur
     }
 
     let isLazy: Bool
-    let links: Mutex<Links>
+    let links: LockedBox<Links>
 
     init(
         lazy: Bool,
@@ -31,7 +29,7 @@ final class DerivedFuture<Value: Sendable, Failure: Error>: Future<Value, Failur
         connect: @escaping @Sendable (DerivedFuture<Value, Failure>) -> Void
     ) {
         isLazy = lazy
-        links = Mutex(Links(upstreams: upstreams, connect: lazy ? connect : nil))
+        links = LockedBox(Links(upstreams: upstreams, connect: lazy ? connect : nil))
         super.init(work: nil, fileID: fileID, line: line)
         if !lazy { connect(self) }
     }

@@ -13,7 +13,7 @@ struct BridgingTests {
             var overlaps = 0
         }
         let agent = Agent(Counter())
-        let futures = Mutex<[BackgroundFuture<Int, Never>]>([])
+        let futures = LockedBox<[BackgroundFuture<Int, Never>]>([])
         DispatchQueue.concurrentPerform(iterations: 1_000) { _ in
             let future = agent.async { counter -> Int in
                 if counter.inside { counter.overlaps += 1 }

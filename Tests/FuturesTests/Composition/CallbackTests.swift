@@ -27,7 +27,7 @@ struct CallbackTests {
     func callbacksAfterCompletion() {
         let promise = Promise<Int, TaggedError>()
         promise.fail(TaggedError(tag: 4))
-        let failures = Mutex<[Int]>([])
+        let failures = LockedBox<[Int]>([])
         promise.future.onFailure { error in failures.withLock { $0.append(error.tag) } }
         promise.future.onSuccess { _ in Issue.record("a failed future called onSuccess") }
         #expect(failures.withLock { $0 } == [4])
@@ -56,7 +56,7 @@ struct CallbackTests {
         let queue = DispatchQueue(label: "callback-test")
         queue.setSpecific(key: key, value: 7)
         let done = DispatchSemaphore(value: 0)
-        let seen = Mutex<[Int?]>([])
+        let seen = LockedBox<[Int?]>([])
         let future = BackgroundFuture { 1 }
         future.onComplete(on: .queue(queue)) { _ in
             seen.withLock { $0.append(DispatchQueue.getSpecific(key: key)) }

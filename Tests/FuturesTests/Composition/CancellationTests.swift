@@ -49,7 +49,7 @@ struct CancellationTests {
         }
         started.wait()
         let readerDone = DispatchSemaphore(value: 0)
-        let outcome = Mutex<Bool?>(nil)
+        let outcome = LockedBox<Bool?>(nil)
         Thread.detachNewThread {
             let cancelled = (try? future.value) == nil
             outcome.withLock { $0 = cancelled }
