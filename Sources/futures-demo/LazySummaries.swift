@@ -50,12 +50,10 @@ struct LazySummaries {
     private static func value(of future: LazyFuture<FileSummary, any Error>, path: String) throws(DemoError)
         -> FileSummary
     {
-        do {
-            return try future.value
-        } catch let error as DemoError {
-            throw error
-        } catch {
-            throw .unreadableFile(path, reason: FileSummary.reason(for: error))
+        switch future.result {
+        case .success(let summary): return summary
+        case .failure(let error as DemoError): throw error
+        case .failure(let error): throw .unreadableFile(path, reason: FileSummary.reason(for: error))
         }
     }
 }

@@ -22,13 +22,16 @@ struct Report {
         out += "\(plain.count) files, \(Self.size(bytes)), \(lines) lines under \(listing.root)\(skipped)\n"
         out += "work per file: read it, count lines, FNV-1a 64 chained over \(rounds) rounds\n"
         out += "  (the extra rounds only make the work CPU-bound, so parallelism has something to win)\n"
-        out += Self.row("", "best", "median", "(\(repetitions) runs each)")
-        out += Self.row("sequential", Self.ms(sequential.best), Self.ms(sequential.median), "")
+        out += Self.row("", "best", "median", "cores busy")
+        out += Self.row("sequential", Self.ms(sequential.best), Self.ms(sequential.median), Self.cores(sequential))
+        out += Self.row("futures", Self.ms(futures.best), Self.ms(futures.median), Self.cores(futures))
         out += Self.row(
-            "futures", Self.ms(futures.best), Self.ms(futures.median), "one BackgroundFuture per file")
-        out += Self.row(
-            "speedup", Self.ratio(sequential.best, futures.best), Self.ratio(sequential.median, futures.median),
-            "on \(cores) cores, shared with whatever else runs")
+            "speedup", Self.ratio(sequential.best, futures.best), Self.ratio(sequential.median, futures.median), "")
+        out += "  (\(repetitions) runs each; one BackgroundFuture per file; \(cores) cores)\n"
+        if let busy = futures.coresBusy, cores > 1, busy < 0.75 * Double(cores) {
+            out += String(format: "  note: the futures kept only %.2f of %d cores busy: ", busy, cores)
+            out += "other processes are using the rest\n"
+        }
         out += "lazy: \(lazyCount) LazyFutures in a dictionary; read \(lazySample.count), the first of them twice: "
         out += "\(lazyRuns) closures ran, \(lazyCount - lazyRuns) never did\n"
         let width = lazySample.map(\.path.count).max() ?? 0
@@ -41,15 +44,18 @@ struct Report {
         return out
     }
 
-    private static func row(_ label: String, _ best: String, _ median: String, _ note: String) -> String {
-        let label = label.padding(toLength: 11, withPad: " ", startingAt: 0)
+    private static func row(_ label: String, _ best: String, _ median: String, _ cores: String) -> String {
         let line =
-            note.isEmpty ? "  \(label)\(pad(best))\(pad(median))" : "  \(label)\(pad(best))\(pad(median))  \(note)"
-        return line + "\n"
+            "  " + label.padding(toLength: 11, withPad: " ", startingAt: 0) + pad(best) + pad(median) + pad(cores)
+        return String(line.reversed().drop { $0 == " " }.reversed()) + "\n"
+    }
+
+    private static func cores(_ timing: Timing) -> String {
+        timing.coresBusy.map { String(format: "%.2f", $0) } ?? "n/a"
     }
 
     private static func pad(_ text: String) -> String {
-        String(repeating: " ", count: max(0, 10 - text.count)) + text
+        String(repeating: " ", count: max(0, 12 - text.count)) + text
     }
 
     private static func ms(_ duration: Duration) -> String {
