@@ -37,9 +37,9 @@ public final class LazyFuture<Value: Sendable, Failure: Error>: Future<Value, Fa
     }
 
     override func _startWithoutBlocking() {
-        guard let work = _claim() else { return }
+        guard _claim() else { return }
         ExecutionContext.global().execute { [self] in
-            _run(claimed: work, isRunner: false)
+            _runClaimedWork(isRunner: false)
         }
     }
 }
