@@ -76,15 +76,15 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
         if pinned {
             _state.bitwiseOr(StateWord.pinned, ordering: .relaxed)
             context.execute { [self] in
-                guard let work = _claim() else { return }
-                Scheduler.runCounted { _run(claimed: work, isRunner: true) }
+                guard _claim() else { return }
+                Scheduler.runCounted { _runClaimedWork(isRunner: true) }
             }
         } else {
             Scheduler.didEnqueue()
             context.execute { [self] in
-                guard let work = _claim() else { return }
+                guard _claim() else { return }
                 Scheduler.didDequeue()
-                Scheduler.runCounted { _run(claimed: work, isRunner: true) }
+                Scheduler.runCounted { _runClaimedWork(isRunner: true) }
             }
         }
     }
@@ -101,9 +101,9 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
             CurrentWork.isInsideWork
             || (firstLook ? Scheduler.demandFitsCores : Scheduler.shouldClaimAfterWaiting(waited))
         guard claim else { return .park(recheckAfter: Scheduler.recheckInterval) }
-        if let work = _claim() {
+        if _claim() {
             Scheduler.didDequeue()
-            Scheduler.runCounted { _run(claimed: work, isRunner: true) }
+            Scheduler.runCounted { _runClaimedWork(isRunner: true) }
         }
         return .claimed
     }

@@ -12,29 +12,33 @@ enum PendingReadAction {
 extension Future {
     // MARK: Claiming and running the work
 
-    /// Moves the phase from `pending` to `running` and takes the work, if nobody else did.
-    func _claim() -> (@Sendable () throws(Failure) -> Value)? {
+    /// Moves the phase from `pending` to `running`, if nobody else did. The thread that wins
+    /// owns `_work` from then on and must call `_runClaimedWork(isRunner:)`.
+    ///
+    /// The work stays in `_work` until it runs, so that the only reference to the closure is
+    /// the one `_runClaimedWork` drops before resolving: a claimer that held its own copy (a
+    /// local, or a capture in a dispatched block) would keep the closure's captures alive past
+    /// the resolution that readers wake on.
+    func _claim() -> Bool {
         var word = _state.load(ordering: .relaxed)
         while StateWord.phase(word) == StateWord.pending {
             let desired = (word & ~StateWord.phaseMask) | StateWord.running
             let (exchanged, original) = _state.compareExchange(
                 expected: word, desired: desired, ordering: .acquiring)
-            if exchanged {
-                let work = _work
-                _work = nil
-                return work
-            }
+            if exchanged { return true }
             word = original
         }
-        return nil
+        return false
     }
 
-    /// Runs claimed work on this thread and resolves the future with its outcome.
+    /// Runs the work this thread claimed, on this thread, and resolves the future with its
+    /// outcome.
     ///
     /// The closure, and all it captured, is released before the future resolves, so a reader
     /// that wakes can rely on it being gone.
-    func _run(claimed work: consuming (@Sendable () throws(Failure) -> Value)?, isRunner: Bool) {
-        var work = work
+    func _runClaimedWork(isRunner: Bool) {
+        var work = _work
+        _work = nil
         let result: Result<Value, Failure> = CurrentWork.run(self, isRunner: isRunner) {
             guard let body = work else { preconditionFailure("\(_typeDescription) has no work to run") }
             do throws(Failure) {
@@ -50,8 +54,8 @@ extension Future {
     /// Claims the work if unstarted and runs it on this thread. Returns whether it ran it.
     @discardableResult
     func _claimAndRun(isRunner: Bool) -> Bool {
-        guard let work = _claim() else { return false }
-        _run(claimed: work, isRunner: isRunner)
+        guard _claim() else { return false }
+        _runClaimedWork(isRunner: isRunner)
         return true
     }
 

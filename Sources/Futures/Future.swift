@@ -23,7 +23,8 @@ public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
     // @unchecked: `_result` is written once, by the one thread that moved the phase to
     // `completing`, before it publishes `resolved` with a releasing store; it is read only after
     // an acquiring load sees `resolved`. `_work` is touched only by the thread that moved the
-    // phase out of `pending` (the claimer takes it; a canceller drops it).
+    // phase out of `pending`, or the one it handed the run to (the runner takes it; a canceller
+    // drops it).
 
     /// Phase, flags and creation line; see `StateWord`.
     @usableFromInline let _state: Atomic<UInt64>

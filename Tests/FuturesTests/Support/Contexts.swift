@@ -1,0 +1,96 @@
+import Foundation
+import Futures
+import Synchronization
+
+/// An execution context that keeps the work it is given until the test runs it: work handed to
+/// it has "not started" for as long as the test likes.
+final class HeldContext: Sendable {
+    private let jobs = Locked<[@Sendable () -> Void]>([])
+    private let handedOver = Atomic<Int>(0)
+
+    /// The context to pass to a future.
+    var context: ExecutionContext {
+        ExecutionContext { [self] work in
+            handedOver.add(1, ordering: .sequentiallyConsistent)
+            jobs.withLock { $0.append(work) }
+        }
+    }
+
+    /// How many pieces of work the context was given.
+    var handedOverCount: Int { handedOver.load(ordering: .sequentiallyConsistent) }
+
+    /// Runs, on the calling thread, every piece of work held so far.
+    func runAll() {
+        let held = jobs.withLock { jobs in
+            defer { jobs = [] }
+            return jobs
+        }
+        for job in held { job() }
+    }
+}
+
+/// An execution context backed by exactly `threadCount` dedicated threads that take work in
+/// the order it was given.
+final class ThreadPoolContext: @unchecked Sendable {
+    // @unchecked: `queue` and `isStopping` are read and written only while `condition` is
+    // locked; `stopped` is a semaphore.
+    let threadCount: Int
+    private let condition = NSCondition()
+    private var queue: [@Sendable () -> Void] = []
+    private var isStopping = false
+    private let stopped = DispatchSemaphore(value: 0)
+
+    init(threadCount: Int) {
+        self.threadCount = threadCount
+        for _ in 0..<threadCount {
+            let thread = Thread { [self] in loop() }
+            thread.start()
+        }
+    }
+
+    var context: ExecutionContext {
+        ExecutionContext { [self] work in
+            condition.lock()
+            queue.append(work)
+            condition.signal()
+            condition.unlock()
+        }
+    }
+
+    /// Lets the threads finish the work already given, then ends them and waits for them.
+    func stop() {
+        condition.lock()
+        isStopping = true
+        condition.broadcast()
+        condition.unlock()
+        for _ in 0..<threadCount { stopped.wait() }
+    }
+
+    private func loop() {
+        while true {
+            condition.lock()
+            while queue.isEmpty && !isStopping { condition.wait() }
+            if queue.isEmpty {
+                condition.unlock()
+                stopped.signal()
+                return
+            }
+            let job = queue.removeFirst()
+            condition.unlock()
+            job()
+        }
+    }
+}
+
+/// Tells whether the current code runs on a given dispatch queue.
+final class QueueMarker: @unchecked Sendable {
+    // @unchecked: `key` is immutable after init, and DispatchSpecificKey is used only through
+    // Dispatch's own thread-safe get/set calls.
+    private let key = DispatchSpecificKey<Int>()
+
+    init(_ queue: DispatchQueue) {
+        queue.setSpecific(key: key, value: 1)
+    }
+
+    var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == 1 }
+}

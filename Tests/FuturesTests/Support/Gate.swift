@@ -1,0 +1,43 @@
+import Foundation
+
+/// A one-way gate: threads wait at it until a test opens it, and once open it stays open.
+///
+/// Tests use it to hold work at a known point ("the work has started but cannot finish") so
+/// that they order events without sleeping.
+final class Gate: @unchecked Sendable {
+    // @unchecked: `isOpen` is read and written only while `condition` is locked.
+    private let condition = NSCondition()
+    private var isOpen = false
+
+    /// Opens the gate and wakes every thread waiting at it.
+    func open() {
+        condition.lock()
+        isOpen = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Blocks until the gate is open.
+    func wait() {
+        condition.lock()
+        while !isOpen { condition.wait() }
+        condition.unlock()
+    }
+}
+
+/// A counting signal that one thread sends and another waits for.
+///
+/// The wait has a generous safety limit so that a broken engine fails the test instead of
+/// hanging the run; it is never a timing assertion.
+final class Signal: Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+
+    /// Sends one signal.
+    func send() { semaphore.signal() }
+
+    /// Waits for one signal. Returns `false` only if none came within `limit`, which a test
+    /// treats as "never".
+    func wait(limit: DispatchTimeInterval = .seconds(60)) -> Bool {
+        semaphore.wait(timeout: .now() + limit) == .success
+    }
+}

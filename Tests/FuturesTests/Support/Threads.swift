@@ -1,0 +1,45 @@
+import Foundation
+
+/// Runs `body` on a thread of its own — not a Dispatch worker, not a cooperative thread — and
+/// returns its result when it finishes.
+///
+/// Tests use it for readers that must be "top level" (outside any future's work and outside
+/// Swift concurrency), and for deep recursion that needs a known stack size.
+func onNewThread<R: Sendable>(stackSize: Int = 16 << 20, _ body: @escaping @Sendable () -> R) -> R {
+    let result = Slot<R>()
+    let finished = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        result.value = body()
+        finished.signal()
+    }
+    thread.stackSize = stackSize
+    thread.start()
+    finished.wait()
+    return result.value!
+}
+
+/// The calling thread's identity, comparable across threads.
+func currentThreadID() -> UInt {
+    UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(bitPattern: UInt(pthread_self()))))
+}
+
+/// A thread of its own that spins until `condition` holds and then records `observe()`: it
+/// looks at the state of things the instant the condition becomes true.
+final class Watcher<Observation: Sendable>: Sendable {
+    private let result = Slot<Observation>()
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(until condition: @escaping @Sendable () -> Bool, then observe: @escaping @Sendable () -> Observation) {
+        Thread.detachNewThread { [result, finished] in
+            while !condition() {}
+            result.value = observe()
+            finished.signal()
+        }
+    }
+
+    /// Waits for the watcher's observation; call it once the condition is known to hold.
+    func observation() -> Observation? {
+        finished.wait()
+        return result.value
+    }
+}
