@@ -147,13 +147,26 @@ public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
     }
 
     /// A description of the creation site, for messages.
-    var _creationSite: String {
+    package var _creationSite: String {
         CreationSite.describe(_file, line: StateWord.line(_state.load(ordering: .relaxed)))
     }
 
     /// "LazyFuture<Int>" or "BackgroundFuture<Data, any Error>", for messages.
-    var _typeDescription: String {
-        Failure.self == Never.self ? "\(_kindName)<\(Value.self)>" : "\(_kindName)<\(Value.self), \(Failure.self)>"
+    package var _typeDescription: String {
+        if Failure.self == Never.self { return "\(_kindName)<\(Value.self)>" }
+        // The runtime spells the existential `Error`; Swift 6 source spells it `any Error`.
+        let failure = Failure.self == (any Error).self ? "any Error" : "\(Failure.self)"
+        return "\(_kindName)<\(Value.self), \(failure)>"
+    }
+
+    /// "pending", "running" or "resolved", for debugger descriptions. Never blocks and never
+    /// starts work; a future being completed counts as running.
+    package var _phaseName: String {
+        switch StateWord.phase(_state.load(ordering: .acquiring)) {
+        case StateWord.pending: "pending"
+        case StateWord.resolved: "resolved"
+        default: "running"
+        }
     }
 }
 
