@@ -18,7 +18,8 @@ extension Sequence where Self: Proxy {
     /// - Returns: The transformed elements.
     @available(
         *, deprecated,
-        message: "on a future 'map' transforms the whole value into a future; to map the elements now, write 'future().map'"
+        message:
+            "on a future 'map' transforms the whole value into a future; to map the elements now, write 'future().map'"
     )
     @available(*, noasync, message: "reading a future blocks until it resolves; use 'await future.get()'")
     public func map<T>(_ transform: (Element) throws -> T) rethrows -> [T] {
@@ -62,7 +63,8 @@ extension Collection where Self: Proxy {
     /// - Returns: The transformed elements.
     @available(
         *, deprecated,
-        message: "on a future 'map' transforms the whole value into a future; to map the elements now, write 'future().map'"
+        message:
+            "on a future 'map' transforms the whole value into a future; to map the elements now, write 'future().map'"
     )
     @available(*, noasync, message: "reading a future blocks until it resolves; use 'await future.get()'")
     public func map<T>(_ transform: (Element) throws -> T) rethrows -> [T] {

@@ -41,7 +41,8 @@ struct DescriptionTests {
         let promise = Promise<String, LoadError>()
         #expect(promise.future.debugDescription.hasPrefix("Future<String, LoadError>(pending, created at "))
         promise.fail(.missing)
-        #expect(promise.future.debugDescription == "Future<String, LoadError>(failed: FutureProxyTests.LoadError.missing)")
+        #expect(
+            promise.future.debugDescription == "Future<String, LoadError>(failed: FutureProxyTests.LoadError.missing)")
     }
 
     @Test("debugDescription of running work says running, without waiting for it")

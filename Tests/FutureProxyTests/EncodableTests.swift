@@ -16,7 +16,9 @@ struct EncodableTests {
         let tags: [String]
     }
 
-    private func json(_ value: some Encodable, dates: JSONEncoder.DateEncodingStrategy = .deferredToDate) throws -> String {
+    private func json(_ value: some Encodable, dates: JSONEncoder.DateEncodingStrategy = .deferredToDate) throws
+        -> String
+    {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         encoder.dateEncodingStrategy = dates

@@ -109,7 +109,7 @@ struct MemberLookupTests {
         let someone = LazyFuture { () -> Person? in ada }
         let nobody = LazyFuture { () -> Person? in nil }
         let unnamed = LazyFuture { () -> Person? in alan }
-        let first: String? = someone.nickname   // String?, not String??
+        let first: String? = someone.nickname  // String?, not String??
         #expect(first == "Countess")
         #expect(nobody.nickname == nil)
         #expect(unnamed.nickname == nil)
@@ -123,11 +123,14 @@ struct MemberLookupTests {
 
     @Test("the future's own members win over the value's")
     func ownMembersWin() {
-        struct Reading: Sendable { var value: Double; var isResolved: String }
+        struct Reading: Sendable {
+            var value: Double
+            var isResolved: String
+        }
         let reading = LazyFuture { Reading(value: 1.5, isResolved: "no") }
-        #expect(reading.isResolved == false)           // the future's, and it does not resolve
-        #expect(reading.value.value == 1.5)            // future.value, then the member
-        #expect(reading().isResolved == "no")          // the value's, through ()
+        #expect(reading.isResolved == false)  // the future's, and it does not resolve
+        #expect(reading.value.value == 1.5)  // future.value, then the member
+        #expect(reading().isResolved == "no")  // the value's, through ()
         #expect(reading.isResolved == true)
     }
 }

@@ -15,15 +15,17 @@ struct Catalog: Sendable {
         let totalRuns = Counter()
         self.indexRuns = indexRuns
         self.totalRuns = totalRuns
-        _index = Lazy(wrappedValue: {
-            indexRuns.increment()
-            return ["a", "b"]
-        }())
-        _total = Background(wrappedValue: {
-            gate?.wait()
-            totalRuns.increment()
-            return 99
-        }())
+        _index = Lazy(
+            wrappedValue: {
+                indexRuns.increment()
+                return ["a", "b"]
+            }())
+        _total = Background(
+            wrappedValue: {
+                gate?.wait()
+                totalRuns.increment()
+                return 99
+            }())
     }
 }
 
@@ -144,8 +146,35 @@ struct PropertyWrapperTests {
         @Lazy var word = "hi"
         let line = #line - 1
         let future: LazyFuture<String, Never> = $word
-        #expect(future.debugDescription == "LazyFuture<String>(pending, created at FutureProxyTests/PropertyWrapperTests.swift:\(line))")
+        #expect(
+            future.debugDescription
+                == "LazyFuture<String>(pending, created at FutureProxyTests/PropertyWrapperTests.swift:\(line))")
         #expect(word == "hi")
         #expect(future.isResolved)
+    }
+
+    @Test("@Lazy releases what its work captured once the work has run")
+    func lazyReleasesCapture() {
+        weak var weakResource: Resource?
+        let holder: Holder
+        do {
+            let resource = Resource()
+            weakResource = resource
+            holder = Holder(resource: resource)
+        }
+        #expect(weakResource != nil)  // held by the work, which has not run
+        #expect(holder.size == 1)
+        #expect(weakResource == nil)  // dropped once it ran, while the property lives on
+        #expect(holder.size == 1)
+    }
+}
+
+final class Resource: Sendable {}
+
+struct Holder {
+    @Lazy var size: Int
+
+    init(resource: Resource) {
+        _size = Lazy(wrappedValue: [resource].count)
     }
 }
