@@ -121,6 +121,7 @@ public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
     /// - Important: Blocks the calling thread until the future resolves. From async code use
     ///   ``get()``, which suspends instead.
     @available(*, noasync, message: "a blocking read can starve Swift's cooperative pool; use 'await future.get()'")
+    @inlinable
     public var value: Value {
         get throws(Failure) {
             if let result = _resolvedResult { return try result.get() }
@@ -182,6 +183,7 @@ extension Future where Failure == Never {
     /// - Important: Blocks the calling thread until the future resolves. From async code use
     ///   ``get()``, which suspends instead.
     @available(*, noasync, message: "a blocking read can starve Swift's cooperative pool; use 'await future.get()'")
+    @inlinable
     public var value: Value {
         if case .success(let value)? = _resolvedResult { return value }
         switch _waitForResult() {
