@@ -157,6 +157,7 @@ extension Future {
     // MARK: Waiting
 
     /// Waits until the future resolves, claiming work as its kind allows.
+    @usableFromInline
     func _waitForResult() -> Result<Value, Failure> {
         let start = ContinuousClock.now
         var firstLook = true

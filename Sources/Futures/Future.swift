@@ -129,6 +129,7 @@ public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
     /// - Important: Blocks the calling thread until the future resolves. From async code use
     ///   ``get()``, which suspends instead.
     @available(*, noasync, message: "a blocking read can starve Swift's cooperative pool; use 'await future.get()'")
+    @inlinable
     public var value: Value {
         get throws(Failure) {
             if let result = _resolvedResult { return try result.get() }
@@ -155,13 +156,26 @@ public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
     }
 
     /// A description of the creation site, for messages.
-    var _creationSite: String {
+    package var _creationSite: String {
         CreationSite.describe(_file, line: StateWord.line(_state.load(ordering: .relaxed)))
     }
 
     /// "LazyFuture<Int>" or "BackgroundFuture<Data, any Error>", for messages.
-    var _typeDescription: String {
-        Failure.self == Never.self ? "\(_kindName)<\(Value.self)>" : "\(_kindName)<\(Value.self), \(Failure.self)>"
+    package var _typeDescription: String {
+        if Failure.self == Never.self { return "\(_kindName)<\(Value.self)>" }
+        // The runtime spells the existential `Error`; Swift 6 source spells it `any Error`.
+        let failure = Failure.self == (any Error).self ? "any Error" : "\(Failure.self)"
+        return "\(_kindName)<\(Value.self), \(failure)>"
+    }
+
+    /// "pending", "running" or "resolved", for debugger descriptions. Never blocks and never
+    /// starts work; a future being completed counts as running.
+    package var _phaseName: String {
+        switch StateWord.phase(_state.load(ordering: .acquiring)) {
+        case StateWord.pending: "pending"
+        case StateWord.resolved: "resolved"
+        default: "running"
+        }
     }
 }
 
@@ -177,6 +191,7 @@ extension Future where Failure == Never {
     /// - Important: Blocks the calling thread until the future resolves. From async code use
     ///   ``get()``, which suspends instead.
     @available(*, noasync, message: "a blocking read can starve Swift's cooperative pool; use 'await future.get()'")
+    @inlinable
     public var value: Value {
         if case .success(let value)? = _resolvedResult { return value }
         switch _waitForResult() {

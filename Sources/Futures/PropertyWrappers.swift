@@ -1,0 +1,117 @@
+/// A property whose value is computed on its first read, exactly once, by a ``LazyFuture``.
+///
+/// The future disappears at the use site: the property reads as the value, and its projection
+/// `$name` is the future, for ``Future/isResolved``, ``Future/peek``, ``Future/get()`` or to
+/// hand on. It works on stored properties and on local variables; unlike Swift's `lazy var`,
+/// it is safe to read from many threads at once, and reading it never mutates its owner.
+///
+/// ```swift
+/// struct Glossary {
+///     @Lazy var index = buildIndex(of: words)   // nothing runs yet
+/// }
+/// let glossary = Glossary()
+/// print(glossary.index.count)                   // builds the index, once
+/// if glossary.$index.isResolved { print("built") }
+/// ```
+///
+/// The initial value expression is the work: it is captured, not evaluated, so it must be
+/// `@Sendable` (it may capture only sendable values).
+@propertyWrapper
+public struct Lazy<Value: Sendable>: Sendable {
+    /// The future behind the property: `$name`.
+    ///
+    /// ```swift
+    /// @Lazy var table = buildTable()
+    /// let table = await $table.get()   // from async code
+    /// ```
+    public let projectedValue: LazyFuture<Value, Never>
+
+    /// Makes the property from its initial value expression, which runs on the first read.
+    ///
+    /// Swift calls this for `@Lazy var name = expression`.
+    ///
+    /// ```swift
+    /// @Lazy var table = buildTable()
+    /// ```
+    /// - Parameter wrappedValue: The expression that computes the value.
+    public init(
+        wrappedValue: @autoclosure @escaping @Sendable () -> Value,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        projectedValue = LazyFuture(fileID: fileID, line: line, wrappedValue)
+    }
+
+    /// The value, computed on the first read (on the reading thread) and remembered.
+    ///
+    /// ```swift
+    /// @Lazy var table = buildTable()
+    /// print(table.rows)   // reads wrappedValue
+    /// ```
+    /// - Important: Blocks the calling thread while the value is computed, by this read or by
+    ///   another thread's. From async code read `await $name.get()`: the compiler cannot flag
+    ///   a wrapped property read there (an attribute on `wrappedValue` does not reach the
+    ///   property), so this is on you.
+    public var wrappedValue: Value {
+        projectedValue.value
+    }
+}
+
+/// A property whose value is computed in the background, starting when the property is
+/// initialized, by a ``BackgroundFuture``.
+///
+/// The future disappears at the use site: the property reads as the value, waiting only if the
+/// work has not finished, and its projection `$name` is the future. It works on stored
+/// properties and on local variables.
+///
+/// ```swift
+/// @Background var image = loadImage(at: url)   // starts loading now
+/// prepareTheView()                            // runs while the image loads
+/// imageView.show(image)                       // waits only if it must
+/// ```
+///
+/// The initial value expression is the work: it is captured, not evaluated, so it must be
+/// `@Sendable` (it may capture only sendable values).
+@propertyWrapper
+public struct Background<Value: Sendable>: Sendable {
+    /// The future behind the property: `$name`.
+    ///
+    /// ```swift
+    /// @Background var image = loadImage(at: url)
+    /// $image.onSuccess(on: .main) { imageView.show($0) }
+    /// ```
+    public let projectedValue: BackgroundFuture<Value, Never>
+
+    /// Starts computing the property's initial value expression on `context`.
+    ///
+    /// Swift calls this for `@Background var name = expression` and
+    /// `@Background(on: context) var name = expression`.
+    ///
+    /// ```swift
+    /// @Background(on: .global(qos: .utility)) var report = buildReport()
+    /// ```
+    /// - Parameters:
+    ///   - wrappedValue: The expression that computes the value.
+    ///   - context: Where the work runs; by default Dispatch's global queue.
+    public init(
+        wrappedValue: @autoclosure @escaping @Sendable () -> Value,
+        on context: ExecutionContext = .global(),
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        projectedValue = BackgroundFuture(on: context, fileID: fileID, line: line, wrappedValue)
+    }
+
+    /// The value, waiting for the background work if it has not finished.
+    ///
+    /// ```swift
+    /// @Background var image = loadImage(at: url)
+    /// print(image.size)   // reads wrappedValue
+    /// ```
+    /// - Important: Blocks the calling thread until the work finishes. From async code read
+    ///   `await $name.get()`: the compiler cannot flag a wrapped property read there (an
+    ///   attribute on `wrappedValue` does not reach the property), so this is on you.
+    public var wrappedValue: Value {
+        projectedValue.value
+    }
+}

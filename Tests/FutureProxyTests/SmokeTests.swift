@@ -1,3 +1,0 @@
-import Testing
-import FutureProxy
-@Test func proxySmoke() { #expect(LazyFuture { 1 }.value == 1) }
