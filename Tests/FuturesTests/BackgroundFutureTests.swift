@@ -129,7 +129,7 @@ extension BackgroundFutureTests {
         guard let result else { return }
         let message = text(result.standardErrorContent)
         // The runtime spells the existential `Error`, not `any Error`.
-        #expect(message.contains("BackgroundFuture<String, Error>"))
+        #expect(message.contains("BackgroundFuture<String, any Error>"))
         #expect(message.contains("FuturesTests/BackgroundFutureTests.swift:"))
     }
 }
