@@ -94,6 +94,10 @@ def mallocs_text(count):
     return f"{count:.0f}" if abs(count - round(count)) < 0.005 else f"{count:.2f}"
 
 
+def count_text(value):
+    return "–" if value is None else f"{value:.0f}"
+
+
 def cell(metrics):
     if metrics is None:
         return "not run", ""
@@ -115,11 +119,13 @@ def compare(before_path, after_path):
     for name in sorted(set(before) & set(after)):
         old_time, old_mallocs = cell(before[name])
         new_time, new_mallocs = cell(after[name])
-        old_instructions = before[name].get("instructions")
-        new_instructions = after[name].get("instructions")
-        print(f"| {name} | {old_time} | {old_mallocs} | {old_instructions or 0:.0f} | {new_time} | {new_mallocs} | "
-              f"{new_instructions or 0:.0f} | {ratio(after[name], before[name])} | "
-              f"{ratio(after[name], before[name], 'instructions')} |")
+        # Instructions count the measuring thread only: meaningless where a team of threads reads.
+        threaded = name.startswith("4 contended")
+        old_instructions = None if threaded else before[name].get("instructions")
+        new_instructions = None if threaded else after[name].get("instructions")
+        print(f"| {name} | {old_time} | {old_mallocs} | {count_text(old_instructions)} | {new_time} | {new_mallocs} | "
+              f"{count_text(new_instructions)} | {ratio(after[name], before[name])} | "
+              f"{'–' if threaded else ratio(after[name], before[name], 'instructions')} |")
 
 
 def main():
@@ -142,7 +148,9 @@ def main():
         our_time, our_mallocs = cell(ours)
         peer_time, peer_mallocs = cell(peer)
         instructions = "–"
-        if ours and peer and ours.get("instructions") and peer.get("instructions"):
+        # Instructions count the measuring thread only: shown where all the work runs on it.
+        single_threaded = ours_name.startswith(("1 read", "3 lazy")) and "NIO" not in peer_name
+        if single_threaded and ours and peer and ours.get("instructions") and peer.get("instructions"):
             instructions = (f"{ours['instructions']:.0f} ÷ {peer['instructions']:.0f} = "
                             f"{ours['instructions'] / peer['instructions']:.2f}×")
         out.append(f"| {comparison} | {our_time} | {our_mallocs} | {peer_label} | {peer_time} | "
