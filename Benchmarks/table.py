@@ -66,9 +66,12 @@ def load(path):
         metrics = {}
         for measurement in measurements:
             metric = next(iter(measurement["metric"]))
-            if metric == "custom":
-                metric = measurement["metric"]["custom"]["_0"]
             scaling = measurement["scalingFactor"]
+            if metric == "custom":
+                custom = measurement["metric"]["custom"]
+                metric = custom["_0"]
+                if not custom.get("useScalingFactor", True):
+                    scaling = 1
             metrics[metric] = median(measurement["statistics"]["histogram"]) / scaling
         rows[key["name"]] = metrics
     return rows, data.get("machine", {})
@@ -126,6 +129,15 @@ def compare(before_path, after_path):
         print(f"| {name} | {old_time} | {old_mallocs} | {count_text(old_instructions)} | {new_time} | {new_mallocs} | "
               f"{count_text(new_instructions)} | {ratio(after[name], before[name])} | "
               f"{'–' if threaded else ratio(after[name], before[name], 'instructions')} |")
+    cpu = "CPU time per read (ps)"
+    threaded = [name for name in sorted(set(before) & set(after)) if cpu in before[name] and cpu in after[name]]
+    if threaded:
+        print()
+        print("| Row | CPU time per read, as it is | with the patch | patched ÷ as is |")
+        print("| --- | ---: | ---: | ---: |")
+        for name in threaded:
+            print(f"| {name} | {time_text(before[name][cpu] / 1000)} | {time_text(after[name][cpu] / 1000)} | "
+                  f"{ratio(after[name], before[name], cpu)} |")
 
 
 def main():
@@ -183,8 +195,13 @@ def main():
         two, one = f"4 contended, 2 thread(s): {suffix}", f"4 contended, 1 thread(s): {suffix}"
         target = "≤ 1.5×" if label == "Future.value" else ""
         ours, peer = get(two), get(one)
-        out.append(f"| Contended read, 2 threads vs 1: {label} | {cell(ours)[0]} | | 1 thread | "
-                   f"{cell(peer)[0]} | | {ratio(ours, peer)} | | {target} |")
+        out.append(f"| Contended read, 2 threads vs 1, wall time per read: {label} | {cell(ours)[0]} | | 1 thread | "
+                   f"{cell(peer)[0]} | | {ratio(ours, peer)} | | |")
+        cpu = "CPU time per read (ps)"
+        if ours and peer and ours.get(cpu) and peer.get(cpu):
+            out.append(f"| Contended read, 2 threads vs 1, CPU time per read: {label} | "
+                       f"{time_text(ours[cpu] / 1000)} | | 1 thread | {time_text(peer[cpu] / 1000)} | | "
+                       f"{ratio(ours, peer, cpu)} | | {target} |")
 
     sequential = get("5 parallel, 8 jobs of 20 ms: sequential")
     background = get("5 parallel, 8 jobs of 20 ms: BackgroundFuture")

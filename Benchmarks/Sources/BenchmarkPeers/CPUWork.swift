@@ -17,7 +17,8 @@ public func calibratedRounds(for target: Duration) -> Int {
         let start = DispatchTime.now().uptimeNanoseconds
         sink(spin(rounds: rounds, seed: opaque(rounds)))
         let elapsed = DispatchTime.now().uptimeNanoseconds - start
-        let targetNanoseconds = UInt64(target.components.seconds) * 1_000_000_000
+        let targetNanoseconds =
+            UInt64(target.components.seconds) * 1_000_000_000
             + UInt64(target.components.attoseconds / 1_000_000_000)
         if elapsed >= targetNanoseconds / 4 {
             // Best of three at the estimated count, so that one preemption does not skew it.

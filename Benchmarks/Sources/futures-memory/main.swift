@@ -14,21 +14,24 @@ import NIOCore
 import NIOPosix
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where the bytes come from.
 enum Allocator {
-    typealias MallctlFunction = @convention(c) (
-        UnsafePointer<CChar>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int
-    ) -> Int32
+    typealias MallctlFunction =
+        @convention(c) (
+            UnsafePointer<CChar>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int
+        ) -> Int32
 
     static let mallctl: MallctlFunction? = {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallctl") else { return nil }
         return unsafeBitCast(symbol, to: MallctlFunction.self)
     }()
 
-    static var name: String { mallctl == nil ? "glibc malloc (mallinfo2: uordblks + hblkhd)" : "jemalloc (stats.allocated)" }
+    static var name: String {
+        mallctl == nil ? "glibc malloc (mallinfo2: uordblks + hblkhd)" : "jemalloc (stats.allocated)"
+    }
 
     /// Bytes the allocator holds for the program's live blocks.
     static func bytesInUse() -> Int {
@@ -96,4 +99,5 @@ for index in 0..<taskCount {
 }
 for task in tasks { sink(await task.value) }
 let afterTasks = Allocator.bytesInUse()
-print("| peer: completed Task<Int, Never> | \(taskCount) | \(String(format: "%.1f", Double(afterTasks - beforeTasks) / Double(taskCount))) |")
+let perTask = String(format: "%.1f", Double(afterTasks - beforeTasks) / Double(taskCount))
+print("| peer: completed Task<Int, Never> | \(taskCount) | \(perTask) |")
