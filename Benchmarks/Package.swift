@@ -1,0 +1,63 @@
+// swift-tools-version: 6.1
+// The benchmark suite of Futures: its own package, so that the library keeps `dependencies: []`.
+// Run it with `Benchmarks/run` (see BENCHMARKS.md).
+import PackageDescription
+
+import class Foundation.ProcessInfo
+
+// The library under test: this repository, or another checkout of it when
+// FUTURES_LIBRARY_PATH is set (`Benchmarks/experiment-inlinable` uses that to measure a patched
+// copy with the same build).
+let libraryPath = ProcessInfo.processInfo.environment["FUTURES_LIBRARY_PATH"].flatMap { $0.isEmpty ? nil : $0 } ?? ".."
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "FuturesBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "Futures", path: libraryPath),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+    ],
+    targets: [
+        // The peers we compare against, in their own module so that, like Futures, they are
+        // called across a module boundary and the optimizer cannot fold them into the loop.
+        .target(
+            name: "BenchmarkPeers",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "FuturesBenchmarks",
+            dependencies: [
+                .product(name: "Futures", package: "Futures"),
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                "BenchmarkPeers",
+            ],
+            path: "Benchmarks/FuturesBenchmarks",
+            swiftSettings: strictSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Heap bytes per pending future, measured without the benchmark's malloc interposer
+        // (which prefixes every block with a 16-byte header): glibc's mallinfo2, or jemalloc's
+        // stats when run with jemalloc preloaded.
+        .target(name: "CMallocStats"),
+        .executableTarget(
+            name: "futures-memory",
+            dependencies: [
+                "CMallocStats",
+                .product(name: "Futures", package: "Futures"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                "BenchmarkPeers",
+            ],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

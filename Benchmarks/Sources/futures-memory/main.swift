@@ -1,0 +1,103 @@
+// Heap bytes per pending future, measured by the allocator itself.
+//
+// The benchmark suite counts mallocs and the bytes requested through an interposer that adds a
+// 16-byte header to every block, so it cannot say what a block really costs. This probe runs
+// without it and asks the allocator that serves it: jemalloc's `stats.allocated` when jemalloc
+// is loaded (LD_PRELOAD=libjemalloc.so.2, as `Benchmarks/run` does), else glibc's `mallinfo2()`
+// (`uordblks + hblkhd`: the bytes of all chunks in use, each chunk's 8-byte size field and
+// rounding included). Each row makes N values into an array reserved beforehand, reads the allocator's
+// total before and after, and divides the difference by N.
+import BenchmarkPeers
+import CMallocStats
+import Futures
+import NIOCore
+import NIOPosix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where the bytes come from.
+enum Allocator {
+    typealias MallctlFunction =
+        @convention(c) (
+            UnsafePointer<CChar>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int
+        ) -> Int32
+
+    static let mallctl: MallctlFunction? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallctl") else { return nil }
+        return unsafeBitCast(symbol, to: MallctlFunction.self)
+    }()
+
+    static var name: String {
+        mallctl == nil ? "glibc malloc (mallinfo2: uordblks + hblkhd)" : "jemalloc (stats.allocated)"
+    }
+
+    /// Bytes the allocator holds for the program's live blocks.
+    static func bytesInUse() -> Int {
+        if let mallctl {
+            _ = mallctl("thread.tcache.flush", nil, nil, nil, 0)
+            var epoch: UInt64 = 1
+            _ = mallctl("epoch", nil, nil, &epoch, MemoryLayout<UInt64>.size)
+            var allocated = 0
+            var size = MemoryLayout<Int>.size
+            let status = mallctl("stats.allocated", &allocated, &size, nil, 0)
+            precondition(status == 0, "mallctl(stats.allocated) failed with \(status)")
+            return allocated
+        }
+        return futures_glibc_bytes_in_use()
+    }
+}
+
+/// Makes `count` values with `make`, keeps them, and prints the heap bytes per value.
+func measure<T>(_ name: String, count: Int, _ make: (Int) -> T) {
+    var kept: [T] = []
+    kept.reserveCapacity(count)
+    let before = Allocator.bytesInUse()
+    for index in 0..<count { kept.append(make(opaque(index))) }
+    let after = Allocator.bytesInUse()
+    let perValue = Double(after - before) / Double(count)
+    print("| \(name) | \(count) | \(String(format: "%.1f", perValue)) |")
+    withExtendedLifetime(kept) {}
+}
+
+let count = 1_000_000
+print("Heap bytes per value, \(Allocator.name)")
+print("")
+print("| value | count | bytes each |")
+print("| --- | ---: | ---: |")
+measure("pending LazyFuture<Int, Never>, closure captures an Int", count: count) { captured in
+    LazyFuture { captured &+ 1 }
+}
+measure("resolved LazyFuture<Int, Never> (closure dropped)", count: count) { captured in
+    let future = LazyFuture { captured &+ 1 }
+    _ = future.value
+    return future
+}
+measure("pending Promise<Int, Never> (its future)", count: count) { _ in
+    Promise<Int, Never>()
+}
+measure("peer: closure holder, closure captures an Int", count: count) { captured in
+    ClosureHolder { captured &+ 1 }
+}
+measure("peer: Mutex-guarded once, closure captures an Int", count: count) { captured in
+    MutexOnce { captured &+ 1 }
+}
+let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1).next()
+measure("peer: pending NIO EventLoopPromise<Int>", count: count) { _ in
+    loop.makePromise(of: Int.self)
+}
+
+// A completed Task keeps its result, and its allocation, until the last handle goes.
+let taskCount = 100_000
+var tasks: [Task<Int, Never>] = []
+tasks.reserveCapacity(taskCount)
+let beforeTasks = Allocator.bytesInUse()
+for index in 0..<taskCount {
+    let captured = opaque(index)
+    tasks.append(Task { captured &+ 1 })
+}
+for task in tasks { sink(await task.value) }
+let afterTasks = Allocator.bytesInUse()
+let perTask = String(format: "%.1f", Double(afterTasks - beforeTasks) / Double(taskCount))
+print("| peer: completed Task<Int, Never> | \(taskCount) | \(perTask) |")

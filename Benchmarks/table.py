@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+"""Prints the comparison table of a stored benchmark baseline, as Markdown.
+
+Usage: table.py .benchmarkBaselines/FuturesBenchmarks/<baseline>/results.json
+       table.py --compare <before results.json> <after results.json>
+
+package-benchmark stores every metric as an HdrHistogram of per-iteration values; its text
+output shows per-operation values rounded to whole units (a 2.7 ns read prints as 3), too coarse
+for ratios. This script decodes the histograms, takes the median as the tool does, and divides by
+the row's scaling factor, so ratios come from the same medians at full precision.
+"""
+import json
+import sys
+
+
+def value_from_index(index, histogram):
+    half_magnitude = histogram["subBucketHalfCountMagnitude"]
+    half_count = 1 << half_magnitude
+    unit_magnitude = histogram["unitMagnitude"]
+    bucket = (index >> half_magnitude) - 1
+    sub_bucket = (index & (half_count - 1)) + half_count
+    if bucket < 0:
+        sub_bucket -= half_count
+        bucket = 0
+    return sub_bucket << (bucket + unit_magnitude)
+
+
+def size_of_equivalent_range(value, histogram):
+    half_magnitude = histogram["subBucketHalfCountMagnitude"]
+    unit_magnitude = histogram["unitMagnitude"]
+    sub_bucket_count = 1 << (half_magnitude + 1)
+    # The bucket a value falls in, as in HdrHistogram's bucketIndexForValue.
+    pow2_ceiling = 64 - _leading_zeros(value | (sub_bucket_count - 1) << unit_magnitude)
+    bucket = pow2_ceiling - unit_magnitude - (half_magnitude + 1)
+    sub_bucket = value >> (bucket + unit_magnitude)
+    adjusted = bucket + 1 if sub_bucket >= sub_bucket_count else bucket
+    return 1 << (unit_magnitude + adjusted)
+
+
+def _leading_zeros(value):
+    return 64 - value.bit_length()
+
+
+def median(histogram):
+    """The 50th percentile, as HdrHistogram's valueAtPercentile(50) reports it."""
+    counts = histogram["counts"]
+    total = sum(counts)
+    if total == 0:
+        return 0
+    wanted = max(1, int(0.5 * total + 0.5))
+    running = 0
+    for index, count in enumerate(counts):
+        running += count
+        if running >= wanted:
+            value = value_from_index(index, histogram)
+            lowest = value - (value % size_of_equivalent_range(value, histogram))
+            return lowest + size_of_equivalent_range(value, histogram) - 1
+    return histogram["maxValue"]
+
+
+def load(path):
+    data = json.load(open(path))
+    results = data["results"]
+    rows = {}
+    for key, measurements in zip(results[0::2], results[1::2]):
+        metrics = {}
+        for measurement in measurements:
+            metric = next(iter(measurement["metric"]))
+            scaling = measurement["scalingFactor"]
+            if metric == "custom":
+                custom = measurement["metric"]["custom"]
+                metric = custom["_0"]
+                if not custom.get("useScalingFactor", True):
+                    scaling = 1
+            metrics[metric] = median(measurement["statistics"]["histogram"]) / scaling
+        rows[key["name"]] = metrics
+    return rows, data.get("machine", {})
+
+
+def time_text(nanoseconds):
+    if nanoseconds is None:
+        return "–"
+    if nanoseconds >= 1e6:
+        return f"{nanoseconds / 1e6:.1f} ms"
+    if nanoseconds >= 1e4:
+        return f"{nanoseconds / 1e3:.1f} µs"
+    if nanoseconds >= 1e3:
+        return f"{nanoseconds / 1e3:.2f} µs"
+    if nanoseconds >= 100:
+        return f"{nanoseconds:.0f} ns"
+    return f"{nanoseconds:.2f} ns"
+
+
+def mallocs_text(count):
+    if count is None:
+        return ""
+    return f"{count:.0f}" if abs(count - round(count)) < 0.005 else f"{count:.2f}"
+
+
+def count_text(value):
+    return "–" if value is None else f"{value:.0f}"
+
+
+def cell(metrics):
+    if metrics is None:
+        return "not run", ""
+    return time_text(metrics.get("wallClock")), mallocs_text(metrics.get("mallocCountTotal"))
+
+
+def ratio(ours, peer, metric="wallClock"):
+    if ours is None or peer is None or not peer.get(metric):
+        return "–"
+    return f"{ours[metric] / peer[metric]:.2f}×"
+
+
+def compare(before_path, after_path):
+    before, _ = load(before_path)
+    after, _ = load(after_path)
+    print("| Row | as it is | mallocs | instructions | with the patch | mallocs | instructions | "
+          "time, patched ÷ as is | instructions, patched ÷ as is |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for name in sorted(set(before) & set(after)):
+        old_time, old_mallocs = cell(before[name])
+        new_time, new_mallocs = cell(after[name])
+        # Instructions count the measuring thread only: meaningless where a team of threads reads.
+        threaded = name.startswith("4 contended")
+        old_instructions = None if threaded else before[name].get("instructions")
+        new_instructions = None if threaded else after[name].get("instructions")
+        print(f"| {name} | {old_time} | {old_mallocs} | {count_text(old_instructions)} | {new_time} | {new_mallocs} | "
+              f"{count_text(new_instructions)} | {ratio(after[name], before[name])} | "
+              f"{'–' if threaded else ratio(after[name], before[name], 'instructions')} |")
+    cpu = "CPU time per read (ps)"
+    threaded = [name for name in sorted(set(before) & set(after)) if cpu in before[name] and cpu in after[name]]
+    if threaded:
+        print()
+        print("| Row | CPU time per read, as it is | with the patch | patched ÷ as is |")
+        print("| --- | ---: | ---: | ---: |")
+        for name in threaded:
+            print(f"| {name} | {time_text(before[name][cpu] / 1000)} | {time_text(after[name][cpu] / 1000)} | "
+                  f"{ratio(after[name], before[name], cpu)} |")
+
+
+def main():
+    if sys.argv[1] == "--compare":
+        compare(sys.argv[2], sys.argv[3])
+        return
+    rows, machine = load(sys.argv[1])
+    get = rows.get
+    out = []
+    if machine:
+        out.append(f"Machine: {machine.get('processors')} × {machine.get('processorType')}, "
+                   f"{machine.get('memory')} GB. Medians; time and mallocs are per operation.")
+        out.append("")
+    out.append("| Comparison | Futures | mallocs | Peer | Peer time | mallocs | Futures ÷ peer | "
+               "instructions, Futures ÷ peer | Target |")
+    out.append("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- |")
+
+    def line(comparison, ours_name, peer_label, peer_name, target=""):
+        ours, peer = get(ours_name), get(peer_name)
+        our_time, our_mallocs = cell(ours)
+        peer_time, peer_mallocs = cell(peer)
+        instructions = "–"
+        # Instructions count the measuring thread only: shown where all the work runs on it.
+        single_threaded = ours_name.startswith(("1 read", "3 lazy")) and "NIO" not in peer_name
+        if single_threaded and ours and peer and ours.get("instructions") and peer.get("instructions"):
+            instructions = (f"{ours['instructions']:.0f} ÷ {peer['instructions']:.0f} = "
+                            f"{ours['instructions'] / peer['instructions']:.2f}×")
+        out.append(f"| {comparison} | {our_time} | {our_mallocs} | {peer_label} | {peer_time} | "
+                   f"{peer_mallocs} | {ratio(ours, peer)} | {instructions} | {target} |")
+
+    read = "1 read: Future.value, resolved"
+    line("Read a resolved future", read, "stored property", "1 read: peer stored property", "≤ 1.2×, 0 mallocs")
+    line("", read, "`Atomic` load", "1 read: peer Atomic load")
+    line("", read, "`Mutex`", "1 read: peer Mutex")
+    line("", read, "`NSCondition`", "1 read: peer NSCondition")
+    line("", read, "NIO `wait()`", "1 read: peer NIO EventLoopFuture.wait(), succeeded")
+
+    now = "2 background, create+read: BackgroundFuture"
+    line("BackgroundFuture, create → read at once", now, "Dispatch + semaphore",
+         "2 background, create+read: peer Dispatch + semaphore", "< 1×")
+    line("", now, "`Task {}` + `await`", "2 background, create+read: peer Task + await", "< 1×")
+    line("", now, "NIO `submit{}.wait()`", "2 background, create+read: peer NIO submit().wait()")
+    batch = "2 background, 1,000 then read: BackgroundFuture"
+    line("BackgroundFuture, create 1,000 → read in order (per job)", batch, "Dispatch + semaphore",
+         "2 background, 1,000 then read: peer Dispatch + semaphore", "≤ 1.05×")
+    line("", batch, "`Task {}` + `await`", "2 background, 1,000 then read: peer Task + await", "≤ 1.05×")
+
+    lazy = "3 lazy, create+read: LazyFuture"
+    line("LazyFuture, create → read", lazy, "closure holder (unsynchronized)",
+         "3 lazy, create+read: peer closure holder (unsynchronized)", "≤ 1.3×, ≤ 2 mallocs")
+    line("", lazy, "Mutex-guarded once", "3 lazy, create+read: peer Mutex-guarded once")
+
+    for label, suffix in [("Future.value", "Future.value"), ("stored property", "peer stored property"),
+                          ("NSCondition", "peer NSCondition")]:
+        two, one = f"4 contended, 2 thread(s): {suffix}", f"4 contended, 1 thread(s): {suffix}"
+        target = "≤ 1.5×" if label == "Future.value" else ""
+        ours, peer = get(two), get(one)
+        out.append(f"| Contended read, 2 threads vs 1, wall time per read: {label} | {cell(ours)[0]} | | 1 thread | "
+                   f"{cell(peer)[0]} | | {ratio(ours, peer)} | | |")
+        cpu = "CPU time per read (ps)"
+        if ours and peer and ours.get(cpu) and peer.get(cpu):
+            out.append(f"| Contended read, 2 threads vs 1, CPU time per read: {label} | "
+                       f"{time_text(ours[cpu] / 1000)} | | 1 thread | {time_text(peer[cpu] / 1000)} | | "
+                       f"{ratio(ours, peer, cpu)} | | {target} |")
+
+    sequential = get("5 parallel, 8 jobs of 20 ms: sequential")
+    background = get("5 parallel, 8 jobs of 20 ms: BackgroundFuture")
+    perform = get("5 parallel, 8 jobs of 20 ms: peer concurrentPerform")
+    if sequential and background and perform:
+        ours_speedup = sequential["wallClock"] / background["wallClock"]
+        peer_speedup = sequential["wallClock"] / perform["wallClock"]
+        out.append(f"| Parallel speedup, 8 × 20 ms jobs, separate rows (sequential "
+                   f"{time_text(sequential['wallClock'])}) | {time_text(background['wallClock'])} = "
+                   f"{ours_speedup:.2f}× | | concurrentPerform | {time_text(perform['wallClock'])} = "
+                   f"{peer_speedup:.2f}× | | {ours_speedup / peer_speedup:.2f} of peer | | |")
+    interleaved = get("5 parallel, 8 jobs of 20 ms: interleaved speedups")
+    if interleaved:
+        ours_speedup = interleaved["speedup x100, BackgroundFuture"] / 100
+        peer_speedup = interleaved["speedup x100, concurrentPerform"] / 100
+        of_peer = interleaved["BackgroundFuture / concurrentPerform x100"] / 100
+        out.append(f"| Parallel speedup, 8 × 20 ms jobs, interleaved (median of per-iteration ratios) | "
+                   f"{ours_speedup:.2f}× | | concurrentPerform | {peer_speedup:.2f}× | | {of_peer:.2f} of peer | | "
+                   f"≥ 1.9×, or ≥ 0.95 of peer |")
+
+    out.append("")
+    out.append("| Pending value (1M, closure captures an Int) | mallocs each | bytes requested each |")
+    out.append("| --- | ---: | ---: |")
+    for label, name in [("LazyFuture", "6 pending x1M: LazyFuture"),
+                        ("peer: closure holder", "6 pending x1M: peer closure holder"),
+                        ("peer: NIO EventLoopPromise", "6 pending x1M: peer NIO EventLoopPromise")]:
+        metrics = get(name)
+        if metrics is None:
+            out.append(f"| {label} | not run | |")
+            continue
+        out.append(f"| {label} | {mallocs_text(metrics.get('mallocCountTotal'))} | "
+                   f"{metrics.get('mallocBytesCount', 0):.0f} |")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
