@@ -33,7 +33,7 @@ public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
     /// The work, until it is claimed or dropped.
     var _work: (@Sendable () throws(Failure) -> Value)?
     /// The outcome; set once.
-    @usableFromInline var _result: Result<Value, Failure>?
+    @usableFromInline final var _result: Result<Value, Failure>?
 
     init(work: (@Sendable () throws(Failure) -> Value)?, fileID: StaticString, line: UInt) {
         _state = Atomic(StateWord.initial(line: line))
@@ -82,7 +82,7 @@ public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
 
     /// The result if the future is resolved; never blocks, never starts work.
     @inlinable
-    var _resolvedResult: Result<Value, Failure>? {
+    final var _resolvedResult: Result<Value, Failure>? {
         guard StateWord.phase(_state.load(ordering: .acquiring)) == StateWord.resolved else { return nil }
         return _result
     }
@@ -92,7 +92,8 @@ public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
     /// ```swift
     /// if table.isResolved { print("already built") }
     /// ```
-    public var isResolved: Bool {
+    @inlinable
+    public final var isResolved: Bool {
         StateWord.phase(_state.load(ordering: .acquiring)) == StateWord.resolved
     }
 
@@ -101,7 +102,8 @@ public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
     /// ```swift
     /// if case .success(let rows)? = query.peek { render(rows) }
     /// ```
-    public var peek: Result<Value, Failure>? { _resolvedResult }
+    @inlinable
+    public final var peek: Result<Value, Failure>? { _resolvedResult }
 
     /// The result, waiting for it (or computing it, for a lazy future) if needed.
     ///
@@ -114,7 +116,8 @@ public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
     /// - Important: Blocks the calling thread until the future resolves. From async code use
     ///   ``get()``, which suspends instead.
     @available(*, noasync, message: "a blocking read can starve Swift's cooperative pool; use 'await future.get()'")
-    public var result: Result<Value, Failure> {
+    @inlinable
+    public final var result: Result<Value, Failure> {
         if let result = _resolvedResult { return result }
         return _waitForResult()
     }
@@ -130,7 +133,7 @@ public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
     ///   ``get()``, which suspends instead.
     @available(*, noasync, message: "a blocking read can starve Swift's cooperative pool; use 'await future.get()'")
     @inlinable
-    public var value: Value {
+    public final var value: Value {
         get throws(Failure) {
             if let result = _resolvedResult { return try result.get() }
             return try _waitForResult().get()
