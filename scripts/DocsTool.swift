@@ -151,7 +151,8 @@ func checkCoverage(graphs: [String]) throws {
         }
     }
     guard missing.isEmpty else {
-        throw Failure(description: "public symbols without a doc comment:\n  " + missing.sorted().joined(separator: "\n  "))
+        let list = missing.sorted().joined(separator: "\n  ")
+        throw Failure(description: "public symbols without a doc comment:\n  \(list)")
     }
     print("  all \(count) public symbols have doc comments")
 }

@@ -25,14 +25,14 @@ DispatchQueue.concurrentPerform(iterations: 100) { writer in
 }
 let count = notebook.async { $0.notes.count }  // queued behind the 100 writes
 print("notes after 100 concurrent writes: \(count.value)")
-precondition(count.value == 100)
+check(count.value == 100, "no write is lost")
 
 //: Work from one thread runs in the order it was submitted.
 notebook.async { $0.add("first") }
 notebook.async { $0.add("second") }
 let lastTwo = notebook.async { Array($0.notes.suffix(2)) }
 print("the last two notes: \(lastTwo.value)")
-precondition(lastTwo.value == ["first", "second"])
+check(lastTwo.value == ["first", "second"], "work runs in submission order")
 
 /*:
  ## Results are futures

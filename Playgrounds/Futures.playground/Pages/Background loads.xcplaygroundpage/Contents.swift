@@ -42,7 +42,7 @@ for round in 1...2 {
         }
     }
     guard let sequential, let withFutures else { fatalError("both ways ran") }
-    precondition(sequential.result == withFutures.result, "both ways load the same files")
+    check(sequential.result == withFutures.result, "both ways load the same files")
     print("round \(round): 8 loads one after another \(sequential.time.wall.inMilliseconds)", terminator: "")
     print(" (\(sequential.time.coresBusy) cores busy),", terminator: "")
     print(" as BackgroundFutures \(withFutures.time.wall.inMilliseconds)", terminator: "")
@@ -81,6 +81,6 @@ print("resolved by then: \(started.filter(\.isResolved).count) of \(started.coun
 let parts = files.prefix(4).map { file in BackgroundFuture { file.load() } }
 let totalLines = BackgroundFuture { parts.reduce(0) { $0 + $1.value.lineCount } }
 print("lines in the first four files: \(totalLines.value)")
-precondition(totalLines.value == files.prefix(4).map { $0.load().lineCount }.reduce(0, +))
+check(totalLines.value == files.prefix(4).map { $0.load().lineCount }.reduce(0, +), "the total is right")
 
 //: [Next](@next)

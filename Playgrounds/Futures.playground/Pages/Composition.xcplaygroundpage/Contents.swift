@@ -26,15 +26,12 @@ print("\(hello): user \(who.id) wrote \(what.count) posts")
 let squares = Future.all((1...5).map { n in BackgroundFuture { n * n } })  // order kept
 print("all: \(squares.value)")
 
-let gate = Promise<Void, Never>()
-let slow = BackgroundFuture { () -> String in
-    gate.future.value  // waits until the race is decided
-    return "slow mirror"
-}
-let fast = BackgroundFuture { "fast mirror" }
-let winner = Future.first(of: [slow, fast])
+let slowMirror = Promise<String, Never>()  // a mirror that has not answered yet
+let fastMirror = BackgroundFuture { "fast mirror" }
+let winner = Future.first(of: [slowMirror.future, fastMirror])
 print("first: \(winner.value)")
-gate.succeed()
+slowMirror.succeed("slow mirror")  // too late: the race is decided
+print("still first: \(winner.value)")
 
 /*:
  ## Laziness is kept
@@ -50,9 +47,9 @@ let doubled = base.map { $0 * 2 }
 let described = doubled.map { "the answer is \($0)" }
 let length = described.deferred.count  // a future of a member: MAFuture's compound future
 print("built a chain of four; closures run: \(runs.value)")
-precondition(runs.value == 0)
+check(runs.value == 0, "building a lazy chain runs nothing")
 print("\(described.value) (\(length.value) characters); closures run: \(runs.value)")
-precondition(runs.value == 1)
+check(runs.value == 1, "reading the chain runs the lazy source once")
 
 /*:
  ## Errors are typed, and reach everyone
@@ -129,6 +126,6 @@ queued.cancel()
 release.signal()
 busy.sync {}  // the queued job has had its turn
 print("work cancelled before it started ran \(neverRuns.value) times; its future: \(queued.result)")
-precondition(neverRuns.value == 0)
+check(neverRuns.value == 0, "work cancelled before it started never runs")
 
 //: [Next](@next)

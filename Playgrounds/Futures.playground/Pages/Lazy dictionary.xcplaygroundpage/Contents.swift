@@ -23,7 +23,7 @@ for name in names {
     }
 }
 print("\(files.count) lazy futures in the dictionary; closures run so far: \(runs.value)")
-precondition(runs.value == 0)
+check(runs.value == 0, "making lazy futures runs nothing")
 
 /*:
  ## Only what is read is computed
@@ -35,12 +35,12 @@ let config = files["config"]!
 print("config: \(config.value.lineCount) lines")
 print("closures run after reading one entry: \(runs.value)")
 print("config again: \(config.value.lineCount) lines; closures run: \(runs.value)")
-precondition(runs.value == 1)
+check(runs.value == 1, "one entry read, one closure run")
 
 let glossary = files["glossary"]!.value
 print("glossary: \(glossary)")
 print("closures run after reading two entries: \(runs.value) of \(files.count)")
-precondition(runs.value == 2)
+check(runs.value == 2, "two entries read, two closures run")
 
 /*:
  `isResolved` and `peek` look without blocking and without starting any work: asking never
@@ -51,7 +51,7 @@ for name in names {
     print("  \(name): \(state)")
 }
 print("peek at notes: \(String(describing: files["notes"]!.peek)); closures run: \(runs.value)")
-precondition(runs.value == 2)
+check(runs.value == 2, "looking never runs work")
 
 /*:
  ## Exactly once, however many threads race
@@ -65,7 +65,7 @@ DispatchQueue.concurrentPerform(iterations: 8) { _ in
     if index.value.lineCount > 0 { summaries.increment() }
 }
 print("8 threads read 'index' at once: \(summaries.value) of them got the summary; closures run: \(runs.value)")
-precondition(summaries.value == 8 && runs.value == 3)
+check(summaries.value == 8 && runs.value == 3, "8 racing readers, one run")
 
 print("in the end \(runs.value) of \(files.count) files were loaded; \(files.count - runs.value) never were")
 

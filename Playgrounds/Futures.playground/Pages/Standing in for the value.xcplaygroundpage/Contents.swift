@@ -28,7 +28,7 @@ print("count: \(names.count)")  // runs the work now
 print("first: \(names[0]), last: \(names.last ?? "-")")
 print("sorted: \(names().sorted())")  // a method, through ()
 print("loads after all that: \(loads.value)")
-precondition(loads.value == 1)
+check(loads.value == 1, "the lazy names were loaded once")
 
 /*:
  ## Comparing, hashing, printing
@@ -88,6 +88,6 @@ print("header: \(page.header)")
 print("footer rendered yet? \(page.$footer.isResolved)")
 print("footer: \(page.footer); rendered now? \(page.$footer.isResolved)")
 print("renders: \(renders.value)")
-precondition(renders.value == 2)
+check(renders.value == 2, "header and footer rendered once each")
 
 //: [Next](@next)

@@ -29,7 +29,8 @@ let (outerSums, fanOut) = timed {
     return outer.map { $0.value }
 }
 print("16 futures reading 16 futures each: \(inner.value) inner works ran once each, in \(fanOut.wall.inMilliseconds)")
-precondition(outerSums.reduce(0, +) == (0..<256).reduce(0, +) && inner.value == 256)
+check(outerSums.reduce(0, +) == (0..<256).reduce(0, +), "the nested futures sum every cell")
+check(inner.value == 256, "each inner future ran once")
 
 /*:
  ## Waiting with a deadline
@@ -42,9 +43,12 @@ let door = BackgroundFuture { () -> String in
     opened.future.value
     return "open"
 }
-print("within 10 ms: \(String(describing: door.result(timeout: .milliseconds(10))))")
+func describe(_ result: Result<String, Never>?) -> String {
+    result.map { "\($0)" } ?? "nil: not resolved in time"
+}
+print("within 10 ms: \(describe(door.result(timeout: .milliseconds(10))))")
 opened.succeed()
-print("after opening: \(String(describing: door.result(timeout: .seconds(10))))")
+print("after opening, within 10 s: \(describe(door.result(timeout: .seconds(10))))")
 
 /*:
  ## From async code: `get()`
