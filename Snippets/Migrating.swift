@@ -19,7 +19,8 @@ func report(_ error: any Error) { print("error: \(error)") }
 // snippet.show
 
 // snippet.chain
-let request = BackgroundFuture { () throws(APIError) -> Response in try send("/notes") }  // future { } / firstly { }
+// future { }, DispatchQueue.global().async(.promise) { }, eventLoop.submit { }
+let request = BackgroundFuture { () throws(APIError) -> Response in try send("/notes") }
 let model = request.map { parse($0) }  // .map
 model
     .onSuccess { show($0) }  // .onSuccess / .done / .whenSuccess
