@@ -3,7 +3,7 @@ extension Future: Proxy {
     public typealias Subject = Value
 
     /// The value, waiting for it (or computing it, for a lazy future) if needed: the same read
-    /// as ``Futures/Future/value``, and what every forwarded member and conformance reads.
+    /// as `value`, and what every forwarded member and conformance reads.
     ///
     /// ```swift
     /// let table = LazyFuture { buildTable() }
@@ -12,7 +12,7 @@ extension Future: Proxy {
     /// - Returns: The value.
     /// - Throws: The work's error, typed as `Failure`.
     /// - Important: Blocks the calling thread until the future resolves. From async code use
-    ///   ``Futures/Future/get()``, which suspends instead.
+    ///   `get()`, which suspends instead.
     @available(*, noasync, message: "a blocking read can starve Swift's cooperative pool; use 'await future.get()'")
     public func resolveSubject() throws(Failure) -> Value {
         try value

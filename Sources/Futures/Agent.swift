@@ -49,7 +49,11 @@ public final class Agent<Object>: @unchecked Sendable {
     /// let count = cache.async { $0.count }
     /// cache.async { $0["logo"] = logoData }
     /// ```
-    /// - Parameter work: Gets the object, which it may change; it may throw `Failure`.
+    /// - Parameters:
+    ///   - work: Gets the object, which it may change; it may throw `Failure`.
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
     /// - Returns: A future of what `work` returns.
     @discardableResult
     public func async<Result: Sendable, Failure: Error>(

@@ -10,6 +10,9 @@ extension Future {
     /// - Parameters:
     ///   - priority: The task's priority.
     ///   - work: The async computation.
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
     /// - Returns: A future resolved with the task's outcome.
     public static func task(
         priority: TaskPriority? = nil,
@@ -41,7 +44,11 @@ extension Future {
     ///     legacyClient.fetch(url, retries: 3) { complete($0) }   // $0: Result<Data, any Error>
     /// }
     /// ```
-    /// - Parameter start: Starts the operation, now, on this thread.
+    /// - Parameters:
+    ///   - start: Starts the operation, now, on this thread.
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
     /// - Returns: A future resolved by the first call of the handler.
     public static func wrap(
         fileID: StaticString = #fileID,
@@ -107,6 +114,8 @@ public struct MissingCallbackValueError: Error, CustomStringConvertible {
     /// ```
     public init(site: String) { self.site = site }
 
+    /// What went wrong and where: "the callback API wrapped at Loader.swift:42 completed with
+    /// neither a value nor an error".
     public var description: String {
         "the callback API wrapped at \(site) completed with neither a value nor an error"
     }
@@ -123,7 +132,11 @@ extension Future where Failure == any Error {
     ///     fileManager.listContents(of: folder) { names, error in complete(names, error) }
     /// }
     /// ```
-    /// - Parameter start: Starts the operation, now, on this thread.
+    /// - Parameters:
+    ///   - start: Starts the operation, now, on this thread.
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
     /// - Returns: A future resolved by the first call of the handler.
     public static func wrap(
         fileID: StaticString = #fileID,

@@ -19,7 +19,11 @@ extension Future {
     /// ```swift
     /// let length = name.map { $0.count }
     /// ```
-    /// - Parameter transform: A function of the value. It must not block; it may throw `Failure`.
+    /// - Parameters:
+    ///   - transform: A function of the value. It must not block; it may throw `Failure`.
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
     /// - Returns: A future that fails with this future's error, if any.
     public func map<NewValue: Sendable>(
         fileID: StaticString = #fileID,
@@ -48,7 +52,11 @@ extension Future {
     /// ```swift
     /// let avatar = user.flatMap { user in BackgroundFuture { try download(user.avatarURL) } }
     /// ```
-    /// - Parameter transform: Makes the next future from the value. It must not block.
+    /// - Parameters:
+    ///   - transform: Makes the next future from the value. It must not block.
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
     /// - Returns: A future that fails with the first error on the way.
     public func flatMap<NewValue: Sendable>(
         fileID: StaticString = #fileID,
@@ -80,7 +88,11 @@ extension Future {
     /// ```swift
     /// let config = rawConfig.mapError { ConfigError.unreadable($0) }   // Future<Config, ConfigError>
     /// ```
-    /// - Parameter transform: Makes the new error. It runs only if this future fails.
+    /// - Parameters:
+    ///   - transform: Makes the new error. It runs only if this future fails.
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
     /// - Returns: A future with the same value, or the transformed error.
     public func mapError<NewFailure: Error>(
         fileID: StaticString = #fileID,
@@ -105,7 +117,11 @@ extension Future {
     /// ```swift
     /// let avatar = download.recover { _ in Image.placeholder }   // Future<Image, Never>
     /// ```
-    /// - Parameter transform: Makes a value from the error, or throws a new error.
+    /// - Parameters:
+    ///   - transform: Makes a value from the error, or throws a new error.
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
     /// - Returns: A future with this future's value, or the recovered one.
     public func recover<NewFailure: Error>(
         fileID: StaticString = #fileID,

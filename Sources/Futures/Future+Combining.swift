@@ -8,7 +8,11 @@
 /// let page = zip(user, posts, settings)   // Future<(User, [Post], Settings), any Error>
 /// let (who, what, how) = try page.value
 /// ```
-/// - Parameter futures: The futures to wait for.
+/// - Parameters:
+///   - futures: The futures to wait for.
+///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+///     leave the default.
+///   - line: The line that makes the future, likewise; leave the default.
 /// - Returns: A future of the tuple of their values.
 public func zip<each V: Sendable, Failure: Error>(
     _ futures: repeat Future<each V, Failure>,
@@ -87,7 +91,11 @@ extension Future {
     /// let pages = Future.all(urls.map { url in BackgroundFuture { try download(url) } })
     /// for page in try pages.value { index(page) }
     /// ```
-    /// - Parameter futures: The futures to wait for; none gives an empty array at once.
+    /// - Parameters:
+    ///   - futures: The futures to wait for; none gives an empty array at once.
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
     /// - Returns: A future of their values, in order.
     public static func all(
         _ futures: [Future<Value, Failure>],
@@ -121,7 +129,11 @@ extension Future {
     /// ```swift
     /// let fastest = Future.first(of: mirrors.map { mirror in BackgroundFuture { try fetch(from: mirror) } })
     /// ```
-    /// - Parameter futures: The futures to race; there must be at least one.
+    /// - Parameters:
+    ///   - futures: The futures to race; there must be at least one.
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
     /// - Returns: A future resolved like the first of them to resolve.
     public static func first(
         of futures: [Future<Value, Failure>],

@@ -4,7 +4,7 @@ public import Synchronization
 ///
 /// A future resolves exactly once, to a `Result<Value, Failure>`. Create one with
 /// ``BackgroundFuture`` (starts at once), ``LazyFuture`` (starts on first read) or
-/// ``Promise`` (completed by your code); read it with ``value`` (blocking) or ``get()``
+/// ``Promise`` (completed by your code); read it with ``value-7gkma`` (blocking) or ``get()``
 /// (suspending).
 ///
 /// ```swift

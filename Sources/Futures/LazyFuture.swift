@@ -19,8 +19,12 @@ public final class LazyFuture<Value: Sendable, Failure: Error>: Future<Value, Fa
     /// ```swift
     /// let index = LazyFuture { buildIndex(of: corpus) }   // nothing runs yet
     /// ```
-    /// - Parameter work: The computation. A non-throwing closure gives `Failure == Never`; a
-    ///   closure with `try` gives `any Error`; `() throws(MyError) -> T in` gives `MyError`.
+    /// - Parameters:
+    ///   - work: The computation. A non-throwing closure gives `Failure == Never`; a
+    ///     closure with `try` gives `any Error`; `() throws(MyError) -> T in` gives `MyError`.
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
     public init(
         fileID: StaticString = #fileID,
         line: UInt = #line,

@@ -33,7 +33,11 @@ public struct Lazy<Value: Sendable>: Sendable {
     /// ```swift
     /// @Lazy var table = buildTable()
     /// ```
-    /// - Parameter wrappedValue: The expression that computes the value.
+    /// - Parameters:
+    ///   - wrappedValue: The expression that computes the value.
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
     public init(
         wrappedValue: @autoclosure @escaping @Sendable () -> Value,
         fileID: StaticString = #fileID,
@@ -93,6 +97,9 @@ public struct Background<Value: Sendable>: Sendable {
     /// - Parameters:
     ///   - wrappedValue: The expression that computes the value.
     ///   - context: Where the work runs; by default Dispatch's global queue.
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
     public init(
         wrappedValue: @autoclosure @escaping @Sendable () -> Value,
         on context: ExecutionContext = .global(),

@@ -1,0 +1,93 @@
+//: [Previous](@previous)
+/*:
+ # Threads and waiting
+
+ A blocking read (`value`, `result`, every forwarded member) waits for the future, and never
+ waits for work that no thread will run: a reader that is itself running future work and
+ finds a background future still queued runs that work on its own thread. So futures that
+ read futures finish even when every thread of Dispatch's pool is waiting.
+
+ Here 16 background futures each read 16 more: far more waiting readers than the pool has
+ threads.
+ */
+import Dispatch
+import FutureProxy
+
+let inner = Tally()
+let (outerSums, fanOut) = timed {
+    let outer = (0..<16).map { row in
+        BackgroundFuture {
+            let cells = (0..<16).map { column in
+                BackgroundFuture { () -> Int in
+                    inner.increment()
+                    return row * 16 + column
+                }
+            }
+            return cells.reduce(0) { $0 + $1.value }  // a reader inside future work
+        }
+    }
+    return outer.map { $0.value }
+}
+print("16 futures reading 16 futures each: \(inner.value) inner works ran once each, in \(fanOut.wall.inMilliseconds)")
+check(outerSums.reduce(0, +) == (0..<256).reduce(0, +), "the nested futures sum every cell")
+check(inner.value == 256, "each inner future ran once")
+
+/*:
+ ## Waiting with a deadline
+
+ `result(timeout:)` waits at most that long and gives `nil` if the future is not resolved by
+ then; a later read finds the result. `isResolved` and `peek` never wait at all.
+ */
+let opened = Promise<Void, Never>()
+let door = BackgroundFuture { () -> String in
+    opened.future.value
+    return "open"
+}
+func describe(_ result: Result<String, Never>?) -> String {
+    result.map { "\($0)" } ?? "nil: not resolved in time"
+}
+print("within 10 ms: \(describe(door.result(timeout: .milliseconds(10))))")
+opened.succeed()
+print("after opening, within 10 s: \(describe(door.result(timeout: .seconds(10))))")
+
+/*:
+ ## From async code: `get()`
+
+ In an `async` function the compiler refuses `value` (it is `noasync`: a blocked thread is one
+ of the few the cooperative pool has) and points to `await future.get()`, which suspends
+ instead. A lazy future read through `get()` runs its work on the global queue, not on the
+ task's thread.
+ */
+let report = LazyFuture { SimulatedFile(name: "report.txt", byteCount: 1 << 16).load() }
+
+func show(_ future: Future<FileSummary, Never>) async -> String {
+    // future.value here would be a compile-time error: 'value' is unavailable from asynchronous contexts
+    let summary = await future.get()
+    return "from async code: \(summary)"
+}
+
+// This page is synchronous top-level code on the main thread, so it starts a detached task and
+// waits for it with a semaphore. (A plain `Task {}` here would inherit the main actor and wait
+// for the very thread that waits for it.)
+let finished = DispatchSemaphore(value: 0)
+Task.detached {
+    print(await show(report))
+    finished.signal()
+}
+finished.wait()
+
+/*:
+ ## What traps instead of hanging
+
+ A future read from inside its own work would wait forever. Futures stops the program instead,
+ naming the kind of future and where it was created:
+
+ ```swift
+ let box = Promise<Future<Int, Never>, Never>()
+ let selfish = LazyFuture { box.future.value.value + 1 }   // reads itself
+ box.succeed(selfish)
+ selfish.value
+ // Fatal error: LazyFuture<Int> created at Page.swift:3 was read from inside its own work,
+ // which would wait forever; read it after its work returns, or split the work
+ ```
+ */
