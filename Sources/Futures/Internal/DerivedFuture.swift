@@ -34,6 +34,21 @@ final class DerivedFuture<Value: Sendable, Failure: Error>: Future<Value, Failur
         if !lazy { connect(self) }
     }
 
+    deinit {
+        ReleaseTrampoline.release { list in
+            links.withLock { links in
+                if !links.upstreams.isEmpty {
+                    list.append(links.upstreams)
+                    links.upstreams = []
+                }
+                if let connect = links.connect {
+                    list.append(connect)
+                    links.connect = nil
+                }
+            }
+        }
+    }
+
     override var _kindName: String { isLazy ? "LazyFuture" : "Future" }
 
     override var _isLazyKind: Bool { isLazy }
