@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Futures
 
 /// Long chains are where recursive code overflows the stack: resolving them, demanding them, and
@@ -42,7 +43,9 @@ struct LongChainTests {
         let runs = CallCounter()
         weak var weakRoot: LazyFuture<Int, Never>?
         do {
-            let root = LazyFuture { runs.increment(); return 0 }
+            let root = LazyFuture {
+                runs.increment(); return 0
+            }
             weakRoot = root
             var end: Future<Int, Never> = root
             for _ in 0..<Self.length { end = end.map { $0 + 1 } }

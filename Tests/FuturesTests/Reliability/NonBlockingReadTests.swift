@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+
 @testable import Futures
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `get()` and `result(timeout:)` must never run a future's work on the caller's thread: `get()`
