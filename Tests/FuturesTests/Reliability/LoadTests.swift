@@ -17,7 +17,6 @@ struct LoadTests {
         let runs = AtomicCounters(count: count)
         let threads = PeakGauge()
         let baselineThreads = processThreadCount()
-        let residentBefore = processResidentBytes()
         var weakSample: [WeakFuture] = []
         var readers: [Future<Void, Never>] = []
         let sums = LockedBox<[Int]>([])
@@ -29,7 +28,6 @@ struct LoadTests {
                     return index &* 3
                 }
             }
-            let residentInFlight = processResidentBytes()
             weakSample = stride(from: 0, to: count, by: 997).map { WeakFuture(futures[$0]) }
             #expect(futures.allSatisfy { !$0.isResolved })
             queue.activate()
@@ -52,8 +50,7 @@ struct LoadTests {
             #expect(all.enumerated().allSatisfy { $0.element == $0.offset &* 3 })
             for reader in readers { await reader.get() }
             reportFigure(
-                "\(count) BackgroundFutures in flight at once: resident memory +\((residentInFlight - residentBefore) / count) "
-                    + "bytes per pending future (debug build), threads \(baselineThreads) before, peak "
+                "\(count) BackgroundFutures in flight at once: threads \(baselineThreads) before, peak "
                     + "\(threads.peak) while running, \(ContinuousClock.now - start) to create, run and read "
                     + "all of them from 4 threads and one Future.all")
         }

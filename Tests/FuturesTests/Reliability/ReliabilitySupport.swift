@@ -133,17 +133,6 @@ func processThreadCount() -> Int {
     return -1
 }
 
-/// The process's resident memory in bytes (`VmRSS:` in `/proc/self/status`).
-func processResidentBytes() -> Int {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-        let kilobytes = line.dropFirst("VmRSS:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first
-            .flatMap { Int($0) }
-        return (kilobytes ?? -1) * 1024
-    }
-    return -1
-}
-
 /// Prints a measured figure so that it appears in the CI log; the figures in docs/reliability.md
 /// come from these lines.
 func reportFigure(_ text: String) {
