@@ -234,7 +234,9 @@ extension Future {
             if let deadline {
                 let remaining = ContinuousClock.now.duration(to: deadline)
                 guard remaining > .zero else { return }
-                _ = stripe.condition.wait(until: Date(timeIntervalSinceNow: remaining.seconds))
+                // NSCondition traps on a date beyond Int.max seconds after 1970, such as a timeout of
+                // `.seconds(Int64.max)`; a longer wait is made of day-long ones (the callers loop).
+                _ = stripe.condition.wait(until: Date(timeIntervalSinceNow: min(remaining.seconds, 86_400)))
             } else {
                 stripe.condition.wait()
             }

@@ -73,7 +73,7 @@ public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
 
     /// The futures a derived future waits on (connecting a lazy one first); `nil` for a
     /// future with work of its own.
-    func _upstreamsForDemand() -> [any FutureNode]? { nil }
+    func _upstreamsForDemand(withoutBlocking: Bool) -> [any FutureNode]? { nil }
 
     /// Called when unstarted work is dropped because the future was resolved another way.
     func _didDropUnstartedWork() {}

@@ -34,6 +34,21 @@ final class DerivedFuture<Value: Sendable, Failure: Error>: Future<Value, Failur
         if !lazy { connect(self) }
     }
 
+    deinit {
+        ReleaseTrampoline.release { list in
+            links.withLock { links in
+                if !links.upstreams.isEmpty {
+                    list.append(links.upstreams)
+                    links.upstreams = []
+                }
+                if let connect = links.connect {
+                    list.append(connect)
+                    links.connect = nil
+                }
+            }
+        }
+    }
+
     override var _kindName: String { isLazy ? "LazyFuture" : "Future" }
 
     override var _isLazyKind: Bool { isLazy }
@@ -58,16 +73,17 @@ final class DerivedFuture<Value: Sendable, Failure: Error>: Future<Value, Failur
             return !isLazy || links.startedWithoutBlocking
         }
         if startWithoutBlocking {
-            walkUpstream(from: source) { $0._startWithoutBlocking() }
+            walkUpstream(from: source, withoutBlocking: true) { $0._startWithoutBlocking() }
         } else {
-            walkUpstream(from: source) { _ = $0._demandAsRoot(firstLook: true, waited: .zero) }
+            walkUpstream(from: source, withoutBlocking: false) { _ = $0._demandAsRoot(firstLook: true, waited: .zero) }
         }
         _wakeWaiters()
     }
 
-    override func _upstreamsForDemand() -> [any FutureNode]? {
+    override func _upstreamsForDemand(withoutBlocking: Bool) -> [any FutureNode]? {
         let (connect, upstreams) = links.withLock { links in
             defer { links.connect = nil }
+            if withoutBlocking { links.startedWithoutBlocking = true }
             return (links.connect, links.upstreams)
         }
         connect?(self)
@@ -77,7 +93,7 @@ final class DerivedFuture<Value: Sendable, Failure: Error>: Future<Value, Failur
     override func _pendingBlockingRead(firstLook: Bool, waited: Duration) -> PendingReadAction {
         var claimed = false
         var recheck: Duration?
-        walkUpstream(from: self) { root in
+        walkUpstream(from: self, withoutBlocking: false) { root in
             switch root._demandAsRoot(firstLook: firstLook, waited: waited) {
             case .claimed:
                 claimed = true
@@ -91,7 +107,6 @@ final class DerivedFuture<Value: Sendable, Failure: Error>: Future<Value, Failur
     }
 
     override func _startWithoutBlocking() {
-        links.withLock { $0.startedWithoutBlocking = true }
-        walkUpstream(from: self) { $0._startWithoutBlocking() }
+        walkUpstream(from: self, withoutBlocking: true) { $0._startWithoutBlocking() }
     }
 }

@@ -6,7 +6,10 @@ protocol FutureNode: AnyObject, Sendable {
     var _isLazyKind: Bool { get }
     /// For a derived future: connects it to its sources if it is lazy and not yet connected,
     /// and returns the sources it currently waits on. `nil` for a future with work of its own.
-    func _upstreamsForDemand() -> [any FutureNode]?
+    /// `withoutBlocking` marks the future as demanded by a reader that must not run work on its
+    /// own thread (`get()`, `result(timeout:)`), so that sources it meets later are started on
+    /// the global context rather than run by whichever thread resolves its current source.
+    func _upstreamsForDemand(withoutBlocking: Bool) -> [any FutureNode]?
     /// For a future with work of its own: what a blocking reader does about it now.
     func _demandAsRoot(firstLook: Bool, waited: Duration) -> PendingReadAction
     /// Starts the work without blocking the caller (lazy work goes to the global context).
@@ -46,13 +49,14 @@ extension Future: FutureNode {
 }
 
 /// Walks the graph above `start`, depth-first and each node once, without recursion (a chain
-/// of derived futures can be 10,000 deep). Lazy derived futures met on the way are connected.
-func walkUpstream(from start: any FutureNode, visitRoot: (any FutureNode) -> Void) {
+/// of derived futures can be 10,000 deep). Lazy derived futures met on the way are connected,
+/// and marked as demanded without blocking if `withoutBlocking` (see `_upstreamsForDemand`).
+func walkUpstream(from start: any FutureNode, withoutBlocking: Bool, visitRoot: (any FutureNode) -> Void) {
     var visited: Set<ObjectIdentifier> = []
     var stack: [any FutureNode] = [start]
     while let node = stack.popLast() {
         guard !node.isResolved, visited.insert(ObjectIdentifier(node)).inserted else { continue }
-        if let upstreams = node._upstreamsForDemand() {
+        if let upstreams = node._upstreamsForDemand(withoutBlocking: withoutBlocking) {
             stack.append(contentsOf: upstreams)
         } else {
             visitRoot(node)

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+@testable import Futures
+
+/// Long chains are where recursive code overflows the stack: resolving them, demanding them, and
+/// freeing them. Every path here is iterative, so 100,000 steps cost no stack depth.
+@Suite("100,000-step chains never overflow the stack")
+struct LongChainTests {
+    static let length = 100_000
+
+    @Test("an unread lazy chain of 100,000 maps is freed without overflowing the stack")
+    func droppingAnUnreadMapChain() async {
+        // In a child process: before the fix, freeing the chain recursed once per step (SIGSEGV).
+        await #expect(processExitsWith: .success) {
+            weak var weakRoot: LazyFuture<Int, Never>?
+            do {
+                let root = LazyFuture { 0 }
+                weakRoot = root
+                var end: Future<Int, Never> = root
+                for _ in 0..<LongChainTests.length { end = end.map { $0 + 1 } }
+            }
+            guard weakRoot == nil else { fatalError("the dropped chain's root is still alive") }
+        }
+    }
+
+    @Test("an unread lazy chain of 100,000 flatMaps is freed without overflowing the stack")
+    func droppingAnUnreadFlatMapChain() async {
+        await #expect(processExitsWith: .success) {
+            weak var weakRoot: LazyFuture<Int, Never>?
+            do {
+                let root = LazyFuture { 0 }
+                weakRoot = root
+                var end: Future<Int, Never> = root
+                for _ in 0..<LongChainTests.length { end = end.flatMap { value in LazyFuture { value + 1 } } }
+            }
+            guard weakRoot == nil else { fatalError("the dropped chain's root is still alive") }
+        }
+    }
+
+    @Test("reading the end of a lazy chain of 100,000 maps runs it, once, and frees it")
+    func readingALazyChain() {
+        let runs = CallCounter()
+        weak var weakRoot: LazyFuture<Int, Never>?
+        do {
+            let root = LazyFuture {
+                runs.increment(); return 0
+            }
+            weakRoot = root
+            var end: Future<Int, Never> = root
+            for _ in 0..<Self.length { end = end.map { $0 + 1 } }
+            #expect(end.value == Self.length)
+        }
+        #expect(runs.value == 1)
+        #expect(weakRoot == nil)
+    }
+
+    @Test("a chain of 100,000 maps on a promise resolves for readers on 4 threads when completed from a fifth")
+    func completingAPromiseChain() {
+        let promise = Promise<Int, Never>()
+        var end: Future<Int, Never> = promise.future
+        for _ in 0..<Self.length { end = end.map { $0 + 1 } }
+        let last = end
+        let seen = LockedBox<[Int]>([])
+        raceOnThreads(5) { _, thread in
+            if thread == 4 {
+                promise.succeed(1)
+            } else {
+                let value = last.value
+                seen.withLock { $0.append(value) }
+            }
+        }
+        #expect(seen.withLock { $0 } == Array(repeating: Self.length + 1, count: 4))
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+@testable import Futures
+
+/// The knobs of the random-graph stress test, from the environment.
+///
+/// - `FUTURES_STRESS_SEED=<n>` replays one seed (the failure message names it);
+/// - `FUTURES_STRESS_SEEDS=<n>` runs seeds 1 through n (default 40);
+/// - `FUTURES_STRESS_NODES=<n>` sets the number of nodes per graph (default 2,500).
+enum StressSettings {
+    static let seeds: [UInt64] = {
+        if let seed = environmentInteger("FUTURES_STRESS_SEED") { return [UInt64(seed)] }
+        return (1...UInt64(max(1, environmentInteger("FUTURES_STRESS_SEEDS") ?? 40))).map { $0 }
+    }()
+    static let nodeCount = environmentInteger("FUTURES_STRESS_NODES") ?? 2_500
+    static let blockingReaders = 4
+    static let asyncReaders = 4
+}
+
+@Suite("random graphs of futures against a sequential oracle", .serialized)
+struct RandomGraphStressTests {
+    @Test(
+        "every reader of a random graph sees what the oracle computes, and all work runs exactly once",
+        arguments: StressSettings.seeds)
+    func randomGraph(seed: UInt64) async {
+        let start = ContinuousClock.now
+        let graph = RandomGraph(seed: seed, count: StressSettings.nodeCount)
+        let built = graph.build()
+        let watchdog = HangWatchdog(limit: .seconds(120)) {
+            let pending = built.futures.indices.filter { !built.futures[$0].isResolved }
+            return "random graph seed \(seed) did not finish (replay: FUTURES_STRESS_SEED=\(seed)); "
+                + "\(pending.count) nodes unresolved, the first: \(pending.prefix(10).map { "\($0) \(graph.nodes[$0].kind)" })"
+        }
+        defer { watchdog.disarm() }
+
+        let blockingObservations = LockedBox([[Outcome]](repeating: [], count: StressSettings.blockingReaders))
+        var threads = (0..<StressSettings.blockingReaders).map { reader in
+            onNewThread {
+                let seen = graph.readBlocking(built, reader: reader)
+                blockingObservations.withLock { $0[reader] = seen }
+            }
+        }
+        threads.append(onNewThread { graph.completePromises(of: built) })
+        threads.append(onNewThread { graph.cancelRacingNodes(of: built) })
+        let asyncObservations = await withTaskGroup(of: [Outcome].self) { group in
+            for reader in 0..<StressSettings.asyncReaders {
+                group.addTask { await graph.readAsync(built, reader: reader) }
+            }
+            return await group.reduce(into: [[Outcome]]()) { $0.append($1) }
+        }
+        for thread in threads { await thread.get() }
+        await built.allCallbacksRan.get()
+
+        let observations = blockingObservations.withLock { $0 } + asyncObservations
+        let (problems, summary) = graph.check(built, observations: observations)
+        #expect(
+            problems.isEmpty,
+            """
+            random graph seed \(seed) (replay: FUTURES_STRESS_SEED=\(seed)): \(problems.count) problems, the first:
+            \(problems.prefix(12).joined(separator: "\n"))
+            """)
+        reportFigure(
+            "random graph seed \(seed): \(graph.futureCount(innerFutures: built.innerFutures[0])) futures "
+                + "(\(graph.nodes.count) nodes), "
+                + "\(observations.count) readers; \(summary.values) values, \(summary.failures) failures, "
+                + "\(summary.cancellations) cancelled (racing cancels won \(summary.racyCancellationsWon), "
+                + "lost \(summary.racyCancellationsLost)); \(ContinuousClock.now - start)")
+    }
+
+    @Test("the same seed gives the same graph and the same outcomes")
+    func graphIsReproducible() {
+        let first = RandomGraph(seed: 42, count: 500)
+        let second = RandomGraph(seed: 42, count: 500)
+        let other = RandomGraph(seed: 43, count: 500)
+        #expect(first.nodes.map { "\($0.kind) \($0.salt)" } == second.nodes.map { "\($0.kind) \($0.salt)" })
+        #expect(first.nodes.map(\.salt) != other.nodes.map(\.salt))
+        #expect((0..<500).map(first.leafStep) == (0..<500).map(second.leafStep))
+    }
+}
