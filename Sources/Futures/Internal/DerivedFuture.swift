@@ -93,7 +93,7 @@ final class DerivedFuture<Value: Sendable, Failure: Error>: Future<Value, Failur
     override func _pendingBlockingRead(firstLook: Bool, waited: Duration) -> PendingReadAction {
         var claimed = false
         var recheck: Duration?
-        walkUpstream(from: self, withoutBlocking: false) { root in
+        walkUpstream(from: self, withoutBlocking: false, stop: { isResolved }) { root in
             switch root._demandAsRoot(firstLook: firstLook, waited: waited) {
             case .claimed:
                 claimed = true

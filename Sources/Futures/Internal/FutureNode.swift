@@ -51,10 +51,18 @@ extension Future: FutureNode {
 /// Walks the graph above `start`, depth-first and each node once, without recursion (a chain
 /// of derived futures can be 10,000 deep). Lazy derived futures met on the way are connected,
 /// and marked as demanded without blocking if `withoutBlocking` (see `_upstreamsForDemand`).
-func walkUpstream(from start: any FutureNode, withoutBlocking: Bool, visitRoot: (any FutureNode) -> Void) {
+///
+/// `stop` is asked after each future with work is visited: a reader whose own future has been
+/// resolved by what it ran so far (the winner of a `first(of:)`) must not go on to run the rest.
+func walkUpstream(
+    from start: any FutureNode,
+    withoutBlocking: Bool,
+    stop: () -> Bool = { false },
+    visitRoot: (any FutureNode) -> Void
+) {
     var visited: Set<ObjectIdentifier> = []
     var stack: [any FutureNode] = [start]
-    while let node = stack.popLast() {
+    while let node = stack.popLast(), !stop() {
         guard !node.isResolved, visited.insert(ObjectIdentifier(node)).inserted else { continue }
         if let upstreams = node._upstreamsForDemand(withoutBlocking: withoutBlocking) {
             stack.append(contentsOf: upstreams)

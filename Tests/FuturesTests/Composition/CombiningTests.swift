@@ -97,6 +97,16 @@ struct CombiningTests {
         #expect(lazyWinner.value == 1)
     }
 
+    @Test("a reader of first(of:) runs no more sources once one has decided the race")
+    func firstOfStopsAtTheWinner() {
+        let runs = CallCounter()
+        let sources = (0..<8).map { index in LazyFuture { runs.increment(); return index } }
+        let winner = Future.first(of: sources)
+        _ = winner.value
+        #expect(runs.value == 1)
+        #expect(sources.filter(\.isResolved).count == 1)
+    }
+
     @Test("first(of:) with no futures traps with a message")
     func firstOfNothingTraps() async {
         await #expect(processExitsWith: .failure) {
