@@ -23,6 +23,11 @@ extension Sequence where Self: Proxy {
     )
     @available(*, noasync, message: "reading a future blocks until it resolves; use 'await future.get()'")
     public func map<T>(_ transform: (Element) throws -> T) rethrows -> [T] {
+        try mapElementsNow(transform)
+    }
+
+    /// The elements mapped now, as `Sequence.map` would; shared by the deprecated overloads.
+    func mapElementsNow<T>(_ transform: (Element) throws -> T) rethrows -> [T] {
         var result: [T] = []
         result.reserveCapacity(underestimatedCount)
         for element in self { result.append(try transform(element)) }
@@ -68,9 +73,6 @@ extension Collection where Self: Proxy {
     )
     @available(*, noasync, message: "reading a future blocks until it resolves; use 'await future.get()'")
     public func map<T>(_ transform: (Element) throws -> T) rethrows -> [T] {
-        var result: [T] = []
-        result.reserveCapacity(count)
-        for element in self { result.append(try transform(element)) }
-        return result
+        try mapElementsNow(transform)
     }
 }

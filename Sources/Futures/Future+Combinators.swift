@@ -33,11 +33,7 @@ extension Future {
         _derive(fileID: fileID, line: line) { parent, child in
             switch parent._result.unsafelyUnwrapped {
             case .success(let value):
-                do throws(Failure) {
-                    child.resolve(with: .success(try transform(value)))
-                } catch {
-                    child.resolve(with: .failure(error))
-                }
+                child.resolve { () throws(Failure) in try transform(value) }
             case .failure(let error):
                 child.resolve(with: .failure(error), sourceCancelled: parent.isCancelledWhileRunning)
             }
@@ -133,11 +129,7 @@ extension Future {
             case .success(let value):
                 child.resolve(with: .success(value))
             case .failure(let error):
-                do throws(NewFailure) {
-                    child.resolve(with: .success(try transform(error)))
-                } catch {
-                    child.resolve(with: .failure(error))
-                }
+                child.resolve { () throws(NewFailure) in try transform(error) }
             }
         }
     }

@@ -61,6 +61,15 @@ final class DerivedFuture<Value: Sendable, Failure: Error>: Future<Value, Failur
         return resolved
     }
 
+    /// Resolves with what `body` returns, or with the error it throws.
+    func resolve(catching body: () throws(Failure) -> Value) {
+        do throws(Failure) {
+            resolve(with: .success(try body()))
+        } catch {
+            resolve(with: .failure(error))
+        }
+    }
+
     /// Switches the future to wait on `source` (a `flatMap`'s inner future) and demands it.
     ///
     /// An eager future, or one a reader asked for without blocking, starts `source` without
