@@ -31,7 +31,7 @@ extension Future {
         _ transform: @escaping @Sendable (Value) throws(Failure) -> NewValue
     ) -> Future<NewValue, Failure> {
         _derive(fileID: fileID, line: line) { parent, child in
-            switch parent._result.unsafelyUnwrapped {
+            switch parent._result {
             case .success(let value):
                 child.resolve { () throws(Failure) in try transform(value) }
             case .failure(let error):
@@ -60,7 +60,7 @@ extension Future {
         _ transform: @escaping @Sendable (Value) throws(Failure) -> Future<NewValue, Failure>
     ) -> Future<NewValue, Failure> {
         _derive(fileID: fileID, line: line) { parent, child in
-            switch parent._result.unsafelyUnwrapped {
+            switch parent._result {
             case .success(let value):
                 let inner: Future<NewValue, Failure>
                 do throws(Failure) {
@@ -71,7 +71,7 @@ extension Future {
                 }
                 child.wait(on: inner)
                 inner._onResolution { inner in
-                    child.resolve(with: inner._result.unsafelyUnwrapped, sourceCancelled: inner.isCancelledWhileRunning)
+                    child.resolve(with: inner._result, sourceCancelled: inner.isCancelledWhileRunning)
                 }
             case .failure(let error):
                 child.resolve(with: .failure(error), sourceCancelled: parent.isCancelledWhileRunning)
@@ -96,7 +96,7 @@ extension Future {
         _ transform: @escaping @Sendable (Failure) -> NewFailure
     ) -> Future<Value, NewFailure> {
         _derive(fileID: fileID, line: line) { parent, child in
-            switch parent._result.unsafelyUnwrapped {
+            switch parent._result {
             case .success(let value):
                 child.resolve(with: .success(value))
             case .failure(let error):
@@ -125,7 +125,7 @@ extension Future {
         _ transform: @escaping @Sendable (Failure) throws(NewFailure) -> Value
     ) -> Future<Value, NewFailure> {
         _derive(fileID: fileID, line: line) { parent, child in
-            switch parent._result.unsafelyUnwrapped {
+            switch parent._result {
             case .success(let value):
                 child.resolve(with: .success(value))
             case .failure(let error):

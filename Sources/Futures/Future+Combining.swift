@@ -146,7 +146,7 @@ extension Future {
             for future in futures {
                 future._onResolution { future in
                     child.resolve(
-                        with: future._result.unsafelyUnwrapped, sourceCancelled: future.isCancelledWhileRunning)
+                        with: future._result, sourceCancelled: future.isCancelledWhileRunning)
                 }
             }
         }
@@ -154,7 +154,7 @@ extension Future {
 
     /// The value of a future known to have succeeded.
     var _successValueUnchecked: Value {
-        guard case .success(let value) = _result.unsafelyUnwrapped else {
+        guard case .success(let value) = _result else {
             preconditionFailure("\(_typeDescription) was expected to have succeeded")
         }
         return value

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+public import Synchronization
 
 /// What a blocking reader does when it finds the work unstarted.
 enum PendingReadAction {
@@ -19,7 +19,8 @@ extension Future {
     /// the one `_runClaimedWork` drops before resolving: a claimer that held its own copy (a
     /// local, or a capture in a dispatched block) would keep the closure's captures alive past
     /// the resolution that readers wake on.
-    func _claim() -> Bool {
+    @inlinable
+    final func _claim() -> Bool {
         var word = _state.load(ordering: .relaxed)
         while StateWord.phase(word) == StateWord.pending {
             let desired = (word & ~StateWord.phaseMask) | StateWord.running
@@ -36,11 +37,21 @@ extension Future {
     ///
     /// The closure, and all it captured, is released before the future resolves, so a reader
     /// that wakes can rely on it being gone.
-    func _runClaimedWork(isRunner: Bool) {
+    @inlinable
+    final func _runClaimedWork(isRunner: Bool) {
+        _ = _runClaimedWorkForResult(isRunner: isRunner)
+    }
+
+    /// Runs the work this thread claimed, as `_runClaimedWork(isRunner:)` does.
+    ///
+    /// - Returns: The future's result: the work's outcome, or the cancellation that resolved
+    ///   the future while the work ran.
+    @inlinable
+    final func _runClaimedWorkForResult(isRunner: Bool) -> Result<Value, Failure> {
         var work = _work
         _work = nil
         let result: Result<Value, Failure> = CurrentWork.run(self, isRunner: isRunner) {
-            guard let body = work else { preconditionFailure("\(_typeDescription) has no work to run") }
+            guard let body = work else { _missingWork() }
             do throws(Failure) {
                 return .success(try body())
             } catch {
@@ -48,7 +59,12 @@ extension Future {
             }
         }
         work = nil
-        _complete(with: result)
+        return _complete(with: result) ? result : _waitForResult()
+    }
+
+    @usableFromInline
+    final func _missingWork() -> Never {
+        preconditionFailure("\(_typeDescription) has no work to run")
     }
 
     /// Claims the work if unstarted and runs it on this thread. Returns whether it ran it.
@@ -64,8 +80,9 @@ extension Future {
     /// Resolves the future with `result` unless it is already resolved or being resolved.
     ///
     /// - Returns: `true` if this call resolved it.
+    @inlinable
     @discardableResult
-    func _complete(with result: Result<Value, Failure>, cancelling: Bool = false) -> Bool {
+    final func _complete(with result: Result<Value, Failure>, cancelling: Bool = false) -> Bool {
         var word = _state.load(ordering: .relaxed)
         let previousPhase: UInt64
         while true {
@@ -85,7 +102,7 @@ extension Future {
             _work = nil
             _didDropUnstartedWork()
         }
-        _result = result
+        _outcome = Outcome(result)
         let old = _state.bitwiseOr(StateWord.resolved, ordering: .acquiringAndReleasing).oldValue
         if old & (StateWord.waiters | StateWord.callbacks) != 0 {
             _announceResolution(previous: old)
@@ -94,7 +111,8 @@ extension Future {
     }
 
     /// Wakes parked readers and runs the callbacks registered before resolution, outside the lock.
-    private func _announceResolution(previous word: UInt64) {
+    @usableFromInline
+    final func _announceResolution(previous word: UInt64) {
         let stripe = ParkingLot.shared.stripe(for: self)
         stripe.condition.lock()
         let callbacks =
@@ -112,7 +130,7 @@ extension Future {
     /// Calls `body` with the result once the future resolves: at once on this thread if it
     /// already has, otherwise on the thread that resolves it. Never starts work.
     func _whenResolved(_ body: @escaping @Sendable (Result<Value, Failure>) -> Void) {
-        _onResolution { future in body(future._result.unsafelyUnwrapped) }
+        _onResolution { future in body(future._result) }
     }
 
     /// Calls `body` with this future once it resolves, as `_whenResolved` does.
@@ -165,7 +183,7 @@ extension Future {
             let word = _state.load(ordering: .acquiring)
             switch StateWord.phase(word) {
             case StateWord.resolved:
-                return _result.unsafelyUnwrapped
+                return _result
             case StateWord.pending:
                 let waited = firstLook ? Duration.zero : ContinuousClock.now - start
                 switch _pendingBlockingRead(firstLook: firstLook, waited: waited) {
@@ -191,7 +209,7 @@ extension Future {
         let deadline = ContinuousClock.now + timeout
         while true {
             let word = _state.load(ordering: .acquiring)
-            if StateWord.phase(word) == StateWord.resolved { return _result.unsafelyUnwrapped }
+            if StateWord.phase(word) == StateWord.resolved { return _result }
             if ContinuousClock.now >= deadline { return nil }
             _trapIfRecursive(word)
             CallbackTrampoline.drainQueued()
@@ -253,6 +271,7 @@ extension Duration {
 }
 
 extension Future: RunningWork {
+    @usableFromInline
     var isCancelledWhileRunning: Bool {
         _state.load(ordering: .relaxed) & StateWord.cancelled != 0
     }

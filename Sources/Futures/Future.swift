@@ -20,7 +20,7 @@ public import Synchronization
 /// `Future` is the base class of ``BackgroundFuture`` and ``LazyFuture``; it is `public` but not
 /// `open`: the kinds of future are fixed by this library.
 public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
-    // @unchecked: `_result` is written once, by the one thread that moved the phase to
+    // @unchecked: `_outcome` is written once, by the one thread that moved the phase to
     // `completing`, before it publishes `resolved` with a releasing store; it is read only after
     // an acquiring load sees `resolved`. `_work` is touched only by the thread that moved the
     // phase out of `pending`, or the one it handed the run to (the runner takes it; a canceller
@@ -29,22 +29,34 @@ public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
     /// Phase, flags and creation line; see `StateWord`.
     @usableFromInline let _state: Atomic<UInt64>
     /// The `#fileID` text of the creation site.
-    let _file: UnsafeRawPointer?
+    @usableFromInline let _file: UnsafeRawPointer?
     /// The work, until it is claimed or dropped.
-    var _work: (@Sendable () throws(Failure) -> Value)?
-    /// The outcome; set once.
-    @usableFromInline final var _result: Result<Value, Failure>?
+    ///
+    /// Exclusivity is not checked at run time on this slot and on `_outcome`: the state word's
+    /// phases already give one thread at a time access to each (see above), and the dynamic check
+    /// cost about 230 instructions per lazy future, more than its claim, run and completion.
+    @exclusivity(unchecked) @usableFromInline final var _work: (@Sendable () throws(Failure) -> Value)?
+    /// The result, once the future is resolved; set once.
+    @exclusivity(unchecked) @usableFromInline final var _outcome: Outcome<Value, Failure>
 
-    init(work: (@Sendable () throws(Failure) -> Value)?, fileID: StaticString, line: UInt) {
-        _state = Atomic(StateWord.initial(line: line))
+    // The path from creation to the first read of a lazy future — this initializer, the claim,
+    // the run and the completion — is inlinable, like the read itself: across the module
+    // boundary, unspecialized generic code asks the runtime for the metadata of the result's
+    // type each time it touches the result (BENCHMARKS.md).
+
+    /// - Parameter flags: `StateWord` flags to start with (`runsOnRead` for lazy work).
+    @inlinable
+    init(work: (@Sendable () throws(Failure) -> Value)?, fileID: StaticString, line: UInt, flags: UInt64 = 0) {
+        _state = Atomic(StateWord.initial(line: line) | flags)
         _file = CreationSite.pointer(fileID)
         _work = work
+        _outcome = .none
     }
 
     init(resolved result: Result<Value, Failure>, fileID: StaticString, line: UInt) {
         _state = Atomic(StateWord.initial(line: line) | StateWord.resolved)
         _file = CreationSite.pointer(fileID)
-        _result = result
+        _outcome = Outcome(result)
     }
 
     deinit {
@@ -76,6 +88,7 @@ public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
     func _upstreamsForDemand(withoutBlocking: Bool) -> [any FutureNode]? { nil }
 
     /// Called when unstarted work is dropped because the future was resolved another way.
+    @usableFromInline
     func _didDropUnstartedWork() {}
 
     // MARK: Reading
@@ -84,7 +97,17 @@ public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
     @inlinable
     final var _resolvedResult: Result<Value, Failure>? {
         guard StateWord.phase(_state.load(ordering: .acquiring)) == StateWord.resolved else { return nil }
-        return _result
+        return _outcome.result
+    }
+
+    /// The result of a future known to be resolved.
+    @inlinable
+    final var _result: Result<Value, Failure> {
+        switch _outcome {
+        case .success(let value): .success(value)
+        case .failure(let error): .failure(error)
+        case .none: preconditionFailure("the result of a future was read before it resolved")
+        }
     }
 
     /// Whether the future is resolved. Never blocks and never starts work.
@@ -95,6 +118,20 @@ public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
     @inlinable
     public final var isResolved: Bool {
         StateWord.phase(_state.load(ordering: .acquiring)) == StateWord.resolved
+    }
+
+    /// The result of a future that was not resolved at the first look: a lazy future's
+    /// unstarted work runs here, on this thread, in code the client specializes; anything else
+    /// waits (and claims work as its kind allows) in `_waitForResult()`.
+    @inlinable
+    final func _resultAfterRunningOrWaiting() -> Result<Value, Failure> {
+        let word = _state.load(ordering: .relaxed)
+        if word & (StateWord.phaseMask | StateWord.runsOnRead) == StateWord.pending | StateWord.runsOnRead,
+            _claim()
+        {
+            return _runClaimedWorkForResult(isRunner: false)
+        }
+        return _waitForResult()
     }
 
     /// The result if the future is resolved, otherwise `nil`. Never blocks and never starts work.
@@ -119,7 +156,7 @@ public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
     @inlinable
     public final var result: Result<Value, Failure> {
         if let result = _resolvedResult { return result }
-        return _waitForResult()
+        return _resultAfterRunningOrWaiting()
     }
 
     /// The value, waiting for it (or computing it, for a lazy future) if needed.
@@ -136,7 +173,7 @@ public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
     public final var value: Value {
         get throws(Failure) {
             if let result = _resolvedResult { return try result.get() }
-            return try _waitForResult().get()
+            return try _resultAfterRunningOrWaiting().get()
         }
     }
 
@@ -197,7 +234,7 @@ extension Future where Failure == Never {
     @inlinable
     public var value: Value {
         if case .success(let value)? = _resolvedResult { return value }
-        switch _waitForResult() {
+        switch _resultAfterRunningOrWaiting() {
         case .success(let value): return value
         }
     }

@@ -25,12 +25,13 @@ public final class LazyFuture<Value: Sendable, Failure: Error>: Future<Value, Fa
     ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
     ///     leave the default.
     ///   - line: The line that makes the future, likewise; leave the default.
+    @inlinable
     public init(
         fileID: StaticString = #fileID,
         line: UInt = #line,
         _ work: @escaping @Sendable () throws(Failure) -> Value
     ) {
-        super.init(work: work, fileID: fileID, line: line)
+        super.init(work: work, fileID: fileID, line: line, flags: StateWord.runsOnRead)
     }
 
     override var _kindName: String { "LazyFuture" }

@@ -2,7 +2,9 @@
 ///
 /// `#fileID` is always a pointer-backed, NUL-terminated static string, so the pointer alone
 /// recovers the text when a message needs it.
+@usableFromInline
 enum CreationSite {
+    @inlinable
     static func pointer(_ fileID: StaticString) -> UnsafeRawPointer? {
         fileID.hasPointerRepresentation ? UnsafeRawPointer(fileID.utf8Start) : nil
     }

@@ -7,18 +7,27 @@ import Darwin
 #endif
 
 /// What the thread-local chain of running work knows about each future it runs.
+@usableFromInline
 protocol RunningWork: AnyObject, Sendable {
     /// Whether the future was cancelled while its work runs.
     var isCancelledWhileRunning: Bool { get }
 }
 
 /// One entry of a thread's chain of running future work. It lives on the runner's stack.
+@usableFromInline
 struct WorkFrame {
-    unowned(unsafe) let work: any RunningWork
-    let parent: UnsafeMutablePointer<WorkFrame>?
+    @usableFromInline unowned(unsafe) let work: any RunningWork
+    @usableFromInline let parent: UnsafeMutablePointer<WorkFrame>?
     /// True when this frame, or one below it, runs a background future's work: the thread is
     /// then one of the runners that `Scheduler` counts.
-    let isRunner: Bool
+    @usableFromInline let isRunner: Bool
+
+    @inlinable
+    init(work: any RunningWork, parent: UnsafeMutablePointer<WorkFrame>?, isRunner: Bool) {
+        self.work = work
+        self.parent = parent
+        self.isRunner = isRunner
+    }
 }
 
 /// The chain of future work running on the current thread, innermost first.
@@ -27,6 +36,7 @@ struct WorkFrame {
 /// must claim unstarted work instead of waiting, DESIGN §5.2), is it already running the
 /// future it is about to wait for (recursion), and which future's cancellation does
 /// `Future.isCurrentWorkCancelled` report.
+@usableFromInline
 enum CurrentWork {
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
@@ -35,17 +45,23 @@ enum CurrentWork {
         return key
     }()
 
+    @usableFromInline
     static var top: UnsafeMutablePointer<WorkFrame>? {
-        pthread_getspecific(key)?.assumingMemoryBound(to: WorkFrame.self)
+        get { pthread_getspecific(key)?.assumingMemoryBound(to: WorkFrame.self) }
+        set { pthread_setspecific(key, newValue) }
     }
 
     /// Runs `body` with `work` pushed on this thread's chain.
+    ///
+    /// Inlinable, like the rest of the path from a lazy future's creation to its first read, so
+    /// that a client specializes it for its types instead of running generic code.
+    @inlinable
     static func run<R>(_ work: any RunningWork, isRunner: Bool, _ body: () -> R) -> R {
         let parent = top
         var frame = WorkFrame(work: work, parent: parent, isRunner: isRunner || (parent?.pointee.isRunner ?? false))
         return withUnsafeMutablePointer(to: &frame) { pointer in
-            pthread_setspecific(key, pointer)
-            defer { pthread_setspecific(key, parent) }
+            top = pointer
+            defer { top = parent }
             return body()
         }
     }

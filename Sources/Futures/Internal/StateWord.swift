@@ -6,6 +6,7 @@
 /// bit  3     callbacks are registered in the parking lot
 /// bit  4     cancelled: the future was resolved by `cancel()`
 /// bit  5     pinned: the work must run on its own context; readers never claim it
+/// bit  6     runs on read: a blocking reader that finds the work unstarted runs it at once
 /// bits 32-63 the creation line, kept here so that it costs no extra field
 /// ```
 /// Every transition is a compare-and-swap that keeps the flags and the line; the phase only
@@ -13,16 +14,18 @@
 /// access to the result slot until it publishes `resolved` with a releasing store.
 @usableFromInline
 enum StateWord {
-    @usableFromInline static let phaseMask: UInt64 = 0b11
-    @usableFromInline static let pending: UInt64 = 0
-    @usableFromInline static let running: UInt64 = 1
-    @usableFromInline static let completing: UInt64 = 2
-    @usableFromInline static let resolved: UInt64 = 3
-    static let waiters: UInt64 = 1 << 2
-    static let callbacks: UInt64 = 1 << 3
-    static let cancelled: UInt64 = 1 << 4
-    static let pinned: UInt64 = 1 << 5
+    @inlinable static var phaseMask: UInt64 { 0b11 }
+    @inlinable static var pending: UInt64 { 0 }
+    @inlinable static var running: UInt64 { 1 }
+    @inlinable static var completing: UInt64 { 2 }
+    @inlinable static var resolved: UInt64 { 3 }
+    @inlinable static var waiters: UInt64 { 1 << 2 }
+    @inlinable static var callbacks: UInt64 { 1 << 3 }
+    @inlinable static var cancelled: UInt64 { 1 << 4 }
+    @inlinable static var pinned: UInt64 { 1 << 5 }
+    @inlinable static var runsOnRead: UInt64 { 1 << 6 }
 
+    @inlinable
     static func initial(line: UInt) -> UInt64 {
         UInt64(truncatingIfNeeded: min(line, UInt(UInt32.max))) << 32
     }

@@ -83,6 +83,30 @@ struct CancellationTests {
         #expect(!Future.isCurrentWorkCancelled)
     }
 
+    @Test("the reader running a lazy future's work gets the cancellation that resolved it meanwhile")
+    func readerRunningLazyWorkSeesCancellation() {
+        let started = DispatchSemaphore(value: 0)
+        let cancelled = DispatchSemaphore(value: 0)
+        let future = LazyFuture { () throws -> Int in
+            started.signal()
+            cancelled.wait()
+            return 1
+        }
+        let outcome = Locked<Result<Int, any Error>?>(nil)
+        let read = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            outcome.withLock { $0 = future.result }
+            read.signal()
+        }
+        started.wait()
+        future.cancel()
+        cancelled.signal()
+        read.wait()
+        let result = outcome.withLock { $0 }
+        #expect(throws: CancellationError.self) { try result?.get() }
+        #expect(future.isCancelled)
+    }
+
     @Test("cancellation reaches derived futures")
     func cancelReachesChildren() {
         let promise = Promise<Int, any Error>()
