@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// What the thread-local chain of running work knows about each future it runs.
 @usableFromInline
@@ -17,15 +18,15 @@ protocol RunningWork: AnyObject, Sendable {
 @usableFromInline
 struct WorkFrame {
     @usableFromInline unowned(unsafe) let work: any RunningWork
-    @usableFromInline let parent: UnsafeMutablePointer<WorkFrame>?
+    @usableFromInline var parent: UnsafeMutablePointer<WorkFrame>?
     /// True when this frame, or one below it, runs a background future's work: the thread is
     /// then one of the runners that `Scheduler` counts.
-    @usableFromInline let isRunner: Bool
+    @usableFromInline var isRunner: Bool
 
     @inlinable
-    init(work: any RunningWork, parent: UnsafeMutablePointer<WorkFrame>?, isRunner: Bool) {
+    init(work: any RunningWork, isRunner: Bool) {
         self.work = work
-        self.parent = parent
+        self.parent = nil
         self.isRunner = isRunner
     }
 }
@@ -38,17 +39,45 @@ struct WorkFrame {
 /// `Future.isCurrentWorkCancelled` report.
 @usableFromInline
 enum CurrentWork {
-    private static let key: pthread_key_t = {
+    /// The thread-local key plus one, or zero until the first use. An atomic with a constant
+    /// initial value needs no lazy initialization of its own, so every push and pop does not
+    /// pay a `swift_once` check, as a `static let` computed by a closure would.
+    private static let keyPlusOne = Atomic<UInt>(0)
+
+    private static var key: pthread_key_t {
+        let stored = keyPlusOne.load(ordering: .acquiring)
+        return stored != 0 ? pthread_key_t(stored - 1) : makeKey()
+    }
+
+    private static func makeKey() -> pthread_key_t {
         var key = pthread_key_t()
         let status = pthread_key_create(&key, nil)
         precondition(status == 0, "Futures could not create its thread-local key (error \(status))")
-        return key
-    }()
+        let (exchanged, winner) = keyPlusOne.compareExchange(
+            expected: 0, desired: UInt(key) + 1, ordering: .acquiringAndReleasing)
+        if exchanged { return key }
+        pthread_key_delete(key)  // another thread made the key first
+        return pthread_key_t(winner - 1)
+    }
 
-    @usableFromInline
     static var top: UnsafeMutablePointer<WorkFrame>? {
-        get { pthread_getspecific(key)?.assumingMemoryBound(to: WorkFrame.self) }
-        set { pthread_setspecific(key, newValue) }
+        pthread_getspecific(key)?.assumingMemoryBound(to: WorkFrame.self)
+    }
+
+    /// Links `frame` on top of this thread's chain.
+    @usableFromInline
+    static func push(_ frame: UnsafeMutablePointer<WorkFrame>) {
+        let key = key
+        let parent = pthread_getspecific(key)?.assumingMemoryBound(to: WorkFrame.self)
+        frame.pointee.parent = parent
+        if let parent, parent.pointee.isRunner { frame.pointee.isRunner = true }
+        pthread_setspecific(key, frame)
+    }
+
+    /// Unlinks `frame`, the top of this thread's chain.
+    @usableFromInline
+    static func pop(_ frame: UnsafeMutablePointer<WorkFrame>) {
+        pthread_setspecific(key, frame.pointee.parent)
     }
 
     /// Runs `body` with `work` pushed on this thread's chain.
@@ -57,11 +86,10 @@ enum CurrentWork {
     /// that a client specializes it for its types instead of running generic code.
     @inlinable
     static func run<R>(_ work: any RunningWork, isRunner: Bool, _ body: () -> R) -> R {
-        let parent = top
-        var frame = WorkFrame(work: work, parent: parent, isRunner: isRunner || (parent?.pointee.isRunner ?? false))
+        var frame = WorkFrame(work: work, isRunner: isRunner)
         return withUnsafeMutablePointer(to: &frame) { pointer in
-            top = pointer
-            defer { top = parent }
+            push(pointer)
+            defer { pop(pointer) }
             return body()
         }
     }
