@@ -28,8 +28,6 @@ public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
 
     /// Phase, flags and creation line; see `StateWord`.
     @usableFromInline let _state: Atomic<UInt64>
-    /// The `#fileID` text of the creation site.
-    @usableFromInline let _file: UnsafeRawPointer?
     /// The work, until it is claimed or dropped.
     ///
     /// Exclusivity is not checked at run time on this slot and on `_outcome`: the state word's
@@ -47,15 +45,13 @@ public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
     /// - Parameter flags: `StateWord` flags to start with (`runsOnRead` for lazy work).
     @inlinable
     init(work: (@Sendable () throws(Failure) -> Value)?, fileID: StaticString, line: UInt, flags: UInt64 = 0) {
-        _state = Atomic(StateWord.initial(line: line) | flags)
-        _file = CreationSite.pointer(fileID)
+        _state = Atomic(StateWord.initial(fileID: fileID, line: line) | flags)
         _work = work
         _outcome = .none
     }
 
     init(resolved result: Result<Value, Failure>, fileID: StaticString, line: UInt) {
-        _state = Atomic(StateWord.initial(line: line) | StateWord.resolved)
-        _file = CreationSite.pointer(fileID)
+        _state = Atomic(StateWord.initial(fileID: fileID, line: line) | StateWord.resolved)
         _outcome = Outcome(result)
     }
 
@@ -197,7 +193,8 @@ public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
 
     /// A description of the creation site, for messages.
     package var _creationSite: String {
-        CreationSite.describe(_file, line: StateWord.line(_state.load(ordering: .relaxed)))
+        let word = _state.load(ordering: .relaxed)
+        return CreationSite.describe(number: StateWord.fileNumber(word), line: StateWord.line(word))
     }
 
     /// "LazyFuture<Int>" or "BackgroundFuture<Data, any Error>", for messages.

@@ -1,16 +1,71 @@
-/// Turns a `#fileID` literal into a pointer that costs one word per future.
+import Synchronization
+
+/// Where futures are made: each distinct `#fileID` gets a small number, kept in the state word
+/// beside the line, so that knowing the creation site costs a future no field of its own.
 ///
-/// `#fileID` is always a pointer-backed, NUL-terminated static string, so the pointer alone
-/// recovers the text when a message needs it.
+/// `#fileID` is a pointer-backed, NUL-terminated static string, so its pointer alone recovers the
+/// text when a message needs it. The pointers live in a fixed open-addressed table that only
+/// grows: a creation hashes its pointer and finds it in the first slot it looks at, almost always
+/// (a load and a compare); the first future made in a file claims a slot with a compare-and-swap.
+/// A program with more than `capacity` files that make futures gets "<unknown file>" for the rest.
 @usableFromInline
 enum CreationSite {
-    @inlinable
-    static func pointer(_ fileID: StaticString) -> UnsafeRawPointer? {
-        fileID.hasPointerRepresentation ? UnsafeRawPointer(fileID.utf8Start) : nil
+    /// Slots in the table; a power of two.
+    static let capacity = 4096
+    /// The table's address, or zero until the first future is made. Statically initialized, so
+    /// a creation does not pay a lazy-initialization check.
+    private static let tableAddress = Atomic<UInt>(0)
+
+    /// The number of `fileID` (1 or more), or 0 if it has none (not pointer-backed, or the table
+    /// is full).
+    @usableFromInline
+    static func number(of fileID: StaticString) -> UInt64 {
+        guard fileID.hasPointerRepresentation else { return 0 }
+        return number(of: UInt(bitPattern: fileID.utf8Start), in: table, capacity: capacity)
     }
 
-    static func describe(_ pointer: UnsafeRawPointer?, line: UInt) -> String {
-        guard let pointer else { return "<unknown>:\(line)" }
-        return "\(String(cString: pointer.assumingMemoryBound(to: CChar.self))):\(line)"
+    /// The number of `address` in `table` (its slot plus one), claiming a free slot if it has
+    /// none; 0 if the table is full. `capacity` is a power of two.
+    static func number(of address: UInt, in table: UnsafeMutablePointer<Atomic<UInt>>, capacity: Int) -> UInt64 {
+        let mask = capacity - 1
+        var slot = Int(truncatingIfNeeded: (address >> 3) &* 0x9E37_79B9_7F4A_7C15 >> 40) & mask
+        for _ in 0..<capacity {
+            var current = table[slot].load(ordering: .acquiring)
+            if current == 0 {
+                current = table[slot].compareExchange(
+                    expected: 0, desired: address, ordering: .acquiringAndReleasing
+                ).original
+                if current == 0 { return UInt64(slot + 1) }
+            }
+            if current == address { return UInt64(slot + 1) }
+            slot = (slot + 1) & mask
+        }
+        return 0
+    }
+
+    /// "Sources/App/Loader.swift:42", or "<unknown file>:42".
+    static func describe(number: UInt64, line: UInt) -> String {
+        guard number > 0, number <= capacity else { return "<unknown file>:\(line)" }
+        let address = table[Int(number - 1)].load(ordering: .acquiring)
+        guard let pointer = UnsafePointer<CChar>(bitPattern: address) else { return "<unknown file>:\(line)" }
+        return "\(String(cString: pointer)):\(line)"
+    }
+
+    private static var table: UnsafeMutablePointer<Atomic<UInt>> {
+        if let table = UnsafeMutablePointer<Atomic<UInt>>(bitPattern: tableAddress.load(ordering: .acquiring)) {
+            return table
+        }
+        return makeTable()
+    }
+
+    private static func makeTable() -> UnsafeMutablePointer<Atomic<UInt>> {
+        let table = UnsafeMutablePointer<Atomic<UInt>>.allocate(capacity: capacity)
+        for slot in 0..<capacity { (table + slot).initialize(to: Atomic(0)) }
+        let (exchanged, winner) = tableAddress.compareExchange(
+            expected: 0, desired: UInt(bitPattern: table), ordering: .acquiringAndReleasing)
+        if exchanged { return table }
+        table.deinitialize(count: capacity)  // another thread made the table first
+        table.deallocate()
+        return UnsafeMutablePointer(bitPattern: winner).unsafelyUnwrapped
     }
 }

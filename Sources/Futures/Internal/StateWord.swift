@@ -7,9 +7,11 @@
 /// bit  4     cancelled: the future was resolved by `cancel()`
 /// bit  5     pinned: the work must run on its own context; readers never claim it
 /// bit  6     runs on read: a blocking reader that finds the work unstarted runs it at once
-/// bits 32-63 the creation line, kept here so that it costs no extra field
+/// bits 8-31  the creation file's number in `CreationSite`'s table (0: unknown)
+/// bits 32-63 the creation line
 /// ```
-/// Every transition is a compare-and-swap that keeps the flags and the line; the phase only
+/// The creation site lives here so that it costs a future no field of its own.
+/// Every transition is a compare-and-swap that keeps the flags and the site; the phase only
 /// moves forward. `completing` gives the one thread that won the right to resolve exclusive
 /// access to the result slot until it publishes `resolved` with a releasing store.
 @usableFromInline
@@ -26,12 +28,14 @@ enum StateWord {
     @inlinable static var runsOnRead: UInt64 { 1 << 6 }
 
     @inlinable
-    static func initial(line: UInt) -> UInt64 {
-        UInt64(truncatingIfNeeded: min(line, UInt(UInt32.max))) << 32
+    static func initial(fileID: StaticString, line: UInt) -> UInt64 {
+        UInt64(truncatingIfNeeded: min(line, UInt(UInt32.max))) << 32 | CreationSite.number(of: fileID) << 8
     }
 
     @inlinable
     static func phase(_ word: UInt64) -> UInt64 { word & phaseMask }
 
     static func line(_ word: UInt64) -> UInt { UInt(word >> 32) }
+
+    static func fileNumber(_ word: UInt64) -> UInt64 { (word >> 8) & 0xFF_FFFF }
 }
