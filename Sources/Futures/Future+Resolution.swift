@@ -103,7 +103,10 @@ extension Future {
             _didDropUnstartedWork()
         }
         _outcome = Outcome(result)
-        let old = _state.bitwiseOr(StateWord.resolved, ordering: .acquiringAndReleasing).oldValue
+        // The phase is `completing` (2) and only this thread may move it: adding 1 makes it
+        // `resolved` (3) and leaves the flags that others may set meanwhile, in one instruction
+        // (an OR that returns the old value would be a compare-and-swap loop).
+        let old = _state.wrappingAdd(StateWord.resolved - StateWord.completing, ordering: .acquiringAndReleasing).oldValue
         if old & (StateWord.waiters | StateWord.callbacks) != 0 {
             _announceResolution(previous: old)
         }

@@ -26,7 +26,7 @@ public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
     // phase out of `pending`, or the one it handed the run to (the runner takes it; a canceller
     // drops it).
 
-    /// Phase, flags and creation line; see `StateWord`.
+    /// Phase, flags and creation site; see `StateWord`.
     @usableFromInline let _state: Atomic<UInt64>
     /// The work, until it is claimed or dropped.
     ///
