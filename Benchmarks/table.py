@@ -170,6 +170,7 @@ def main():
 
     read = "1 read: Future.value, resolved"
     line("Read a resolved future", read, "stored property", "1 read: peer stored property", "≤ 1.2×, 0 mallocs")
+    line("", read, "stored property, reloaded", "1 read: peer stored property, reloaded")
     line("", read, "`Atomic` load", "1 read: peer Atomic load")
     line("", read, "`Mutex`", "1 read: peer Mutex")
     line("", read, "`NSCondition`", "1 read: peer NSCondition")

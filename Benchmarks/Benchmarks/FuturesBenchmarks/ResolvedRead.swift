@@ -24,6 +24,18 @@ func registerResolvedReads() {
         }
     }
 
+    // The same box, but the loop's calls may change it: a box the optimizer cannot see into,
+    // as the future is, so that each iteration really loads the property (above, the compiler
+    // hoists the load out of the loop, and the row times the loop and `sink` alone).
+    Benchmark("1 read: peer stored property, reloaded", configuration: reads) { benchmark in
+        let box = PlainBox(opaque(42))
+        publish(box)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            sink(box.value)
+        }
+    }
+
     Benchmark("1 read: peer Atomic load", configuration: reads) { benchmark in
         let box = AtomicBox(opaque(42))
         benchmark.startMeasurement()

@@ -9,6 +9,14 @@ public final class PlainBox: @unchecked Sendable {
     public init(_ value: Int) { self.value = value }
 }
 
+/// Where `publish(_:)` puts a box, so that any opaque call may reach it.
+nonisolated(unsafe) private var published: PlainBox?
+
+/// Lets a box escape: after this, the optimizer must assume that any call it cannot see into
+/// (such as `sink`) may change the box, and reload its property after each one.
+@inline(never)
+public func publish(_ box: PlainBox) { published = box }
+
 /// A value behind a `Synchronization.Mutex`.
 public final class MutexBox: Sendable {
     let state: Mutex<Int>
