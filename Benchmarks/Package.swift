@@ -6,8 +6,7 @@ import PackageDescription
 import class Foundation.ProcessInfo
 
 // The library under test: this repository, or another checkout of it when
-// FUTURES_LIBRARY_PATH is set (`Benchmarks/experiment-inlinable` uses that to measure a patched
-// copy with the same build).
+// FUTURES_LIBRARY_PATH is set (to measure a branch or a patched copy with the same build).
 let libraryPath = ProcessInfo.processInfo.environment["FUTURES_LIBRARY_PATH"].flatMap { $0.isEmpty ? nil : $0 } ?? ".."
 
 let strictSettings: [SwiftSetting] = [
