@@ -129,6 +129,10 @@ extension BackgroundFuture: PooledWork {
         return true
     }
 
+    var looksUnclaimed: Bool {
+        StateWord.phase(_state.load(ordering: .relaxed)) == StateWord.pending
+    }
+
     func runClaimedFromPool() {
         Scheduler.runCounted { _runClaimedWork(isRunner: true) }
     }

@@ -128,6 +128,27 @@ struct WorkPoolTests {
         }
     }
 
+    /// Many more jobs than a drainer's turn, queued before any drainer starts and never read:
+    /// turns end and successors take over until every job has run.
+    @Test(.timeLimit(.minutes(1)))
+    func aLongQueueIsDrainedOverManyTurnsWithoutReaders() {
+        let held = HeldPool()
+        let count = 10_000
+        let runs = (0..<count).map { _ in Counter() }
+        let finished = DispatchSemaphore(value: 0)
+        let futures = (0..<count).map { index in
+            BackgroundFuture(on: held.context) {
+                runs[index].increment()
+                return index
+            }
+        }
+        for future in futures { future.onComplete { _ in finished.signal() } }
+        held.release()
+        for _ in 0..<count { #expect(finished.wait(timeout: .now() + 60) == .success) }
+        #expect(futures.map { $0.peek?.success } == Array(0..<count))
+        #expect(runs.allSatisfy { $0.value == 1 })
+    }
+
     /// Futures that a reader ran while their entries were still queued are kept by the queue
     /// only until a drainer pops the entries; then they are freed.
     @Test(.timeLimit(.minutes(1)))
@@ -232,6 +253,7 @@ private final class Marker: PooledWork {
     let id: Int
     init(id: Int) { self.id = id }
     func claimFromPool() -> Bool { true }
+    var looksUnclaimed: Bool { true }
     func runClaimedFromPool() {}
 }
 

@@ -6,6 +6,9 @@ protocol PooledWork: AnyObject, Sendable {
     /// Claims the work for a pool thread; `false` if a reader claimed it or it was dropped
     /// (the entry is stale).
     func claimFromPool() -> Bool
+    /// Whether the work still looks unclaimed; a hint only (one relaxed load), for deciding
+    /// whether to request another drainer.
+    var looksUnclaimed: Bool { get }
     /// Runs the work claimed by `claimFromPool()`, on this thread.
     func runClaimedFromPool()
 }
@@ -24,8 +27,8 @@ protocol PooledWork: AnyObject, Sendable {
 /// - Submitting work requests a drainer if none is requested. So while the queue is not empty,
 ///   a drainer is requested or one is between jobs and will look at the queue again before it
 ///   leaves: no work is stranded, and no stale entry (work a reader claimed) is kept for long.
-/// - A drainer that claims a job while more are queued and none is requested requests another
-///   before it runs the job, so the number of drainers grows as per-future dispatch would, and
+/// - A drainer that pops an unclaimed-looking job while more are queued and none is requested
+///   requests another before it runs the job, so the number of drainers grows as per-future dispatch would, and
 ///   a drainer whose job blocks does not hold back the rest of the queue.
 /// - A drainer runs a bounded turn (`turnJobs` jobs or `turnNanoseconds`), then requests a
 ///   successor if work remains and returns its thread to Dispatch: other work queued on the
@@ -67,20 +70,31 @@ final class WorkPool: @unchecked Sendable {
     }
 
     /// One drainer's turn: runs queued jobs until the queue is empty or the turn is over.
+    ///
+    /// Each job costs one lock round: the pop, and in the same critical section the decision
+    /// to request another drainer (made before the job runs, in case it blocks).
     private func drain() {
-        lock.lock()
-        requested -= 1
-        lock.unlock()
         let start = DispatchTime.now().uptimeNanoseconds
         var ran = 0
+        var isFirstPop = true
         while true {
             lock.lock()
+            if isFirstPop {
+                requested -= 1
+                isFirstPop = false
+            }
             let popped = jobs.pop()
+            // Work remains behind a job that looks unclaimed: make sure a drainer will take it.
+            let chain = requested == 0 && !jobs.isEmpty && popped?.looksUnclaimed == true
+            if chain { requested = 1 }
             lock.unlock()
             guard let job = popped else { return }
+            let claimed = job.claimFromPool()
+            // A request made under the lock is always sent, even if a reader won the job just
+            // now: `requested` says one is on its way.
+            if chain { queue.async(execute: drainer) }
             // A stale entry (claimed by a reader, or dropped) is skipped, and released here.
-            guard job.claimFromPool() else { continue }
-            requestDrainerIfWorkRemains()
+            guard claimed else { continue }
             job.runClaimedFromPool()
             ran += 1
             if ran >= Self.turnJobs || DispatchTime.now().uptimeNanoseconds &- start >= Self.turnNanoseconds {
