@@ -85,6 +85,9 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
                 guard _claim() else { return }
                 Scheduler.runCounted { _runClaimedWork(isRunner: true) }
             }
+        } else if let pool = context.pool {
+            Scheduler.didEnqueue()
+            pool.submit(self)
         } else {
             Scheduler.didEnqueue()
             context.execute { [self] in
@@ -116,5 +119,21 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
 
     override func _didDropUnstartedWork() {
         if !isPinned { Scheduler.didDequeue() }
+    }
+}
+
+extension BackgroundFuture: PooledWork {
+    func claimFromPool() -> Bool {
+        guard _claim() else { return false }
+        Scheduler.didDequeue()
+        return true
+    }
+
+    var looksUnclaimed: Bool {
+        StateWord.phase(_state.load(ordering: .relaxed)) == StateWord.pending
+    }
+
+    func runClaimedFromPool() {
+        Scheduler.runCounted { _runClaimedWork(isRunner: true) }
     }
 }

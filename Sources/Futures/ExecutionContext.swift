@@ -13,6 +13,9 @@ public import Dispatch
 /// or runs inline.
 public struct ExecutionContext: Sendable {
     private let executeWork: @Sendable (@escaping @Sendable () -> Void) -> Void
+    /// The pool that queues background futures given to this context, for the global contexts;
+    /// `nil` for the others, which get one `execute` call per future.
+    let pool: WorkPool?
 
     /// A context that runs work by calling `execute`.
     ///
@@ -22,6 +25,14 @@ public struct ExecutionContext: Sendable {
     /// - Parameter execute: Runs the given work once, now or later, on any thread.
     public init(_ execute: @escaping @Sendable (_ work: @escaping @Sendable () -> Void) -> Void) {
         executeWork = execute
+        pool = nil
+    }
+
+    /// A context that runs closures on `queue` one `async` each, and queues background futures
+    /// in a work pool of its own whose drainers run on `queue`.
+    init(poolingOn queue: DispatchQueue) {
+        executeWork = { work in queue.async(execute: work) }
+        pool = WorkPool(queue: queue)
     }
 
     /// Runs `work` on this context.
@@ -77,10 +88,11 @@ public struct ExecutionContext: Sendable {
 }
 
 /// One context per global queue, made once, so that the default argument costs no allocation.
+/// Each has its own work pool: background futures on a quality of service share its drainers.
 private enum GlobalContexts {
-    static let background = ExecutionContext.queue(.global(qos: .background))
-    static let utility = ExecutionContext.queue(.global(qos: .utility))
-    static let `default` = ExecutionContext.queue(.global(qos: .default))
-    static let userInitiated = ExecutionContext.queue(.global(qos: .userInitiated))
-    static let userInteractive = ExecutionContext.queue(.global(qos: .userInteractive))
+    static let background = ExecutionContext(poolingOn: .global(qos: .background))
+    static let utility = ExecutionContext(poolingOn: .global(qos: .utility))
+    static let `default` = ExecutionContext(poolingOn: .global(qos: .default))
+    static let userInitiated = ExecutionContext(poolingOn: .global(qos: .userInitiated))
+    static let userInteractive = ExecutionContext(poolingOn: .global(qos: .userInteractive))
 }

@@ -1,0 +1,162 @@
+import Dispatch
+import Foundation
+
+/// Work that a `WorkPool` holds and runs: a background future whose work is unstarted.
+protocol PooledWork: AnyObject, Sendable {
+    /// Claims the work for a pool thread; `false` if a reader claimed it or it was dropped
+    /// (the entry is stale).
+    func claimFromPool() -> Bool
+    /// Whether the work still looks unclaimed; a hint only (one relaxed load), for deciding
+    /// whether to request another drainer.
+    var looksUnclaimed: Bool { get }
+    /// Runs the work claimed by `claimFromPool()`, on this thread.
+    func runClaimedFromPool()
+}
+
+/// A first-in first-out queue of background futures and the Dispatch threads that drain it,
+/// one pool per global quality of service.
+///
+/// Handing each future to Dispatch on its own costs a closure, a Dispatch block and, mostly, a
+/// thread wake-up per future, even when the reader reads at once and runs the work itself
+/// (then the woken thread finds nothing to do). The pool instead keeps futures in a ring
+/// buffer and asks Dispatch for *drainers*: blocks on the global queue of its quality of
+/// service that run queued work one job after another.
+///
+/// The rules, all decided under `lock`:
+/// - `requested` counts drainers handed to Dispatch and not yet started; it is 0 or 1.
+/// - Submitting work requests a drainer if none is requested. So while the queue is not empty,
+///   a drainer is requested or one is between jobs and will look at the queue again before it
+///   leaves: no work is stranded, and no stale entry (work a reader claimed) is kept for long.
+/// - A drainer that pops an unclaimed-looking job while more are queued and none is requested
+///   requests another before it runs the job, so the number of drainers grows as per-future dispatch would, and
+///   a drainer whose job blocks does not hold back the rest of the queue.
+/// - A drainer runs a bounded turn (`turnJobs` jobs or `turnNanoseconds`), then requests a
+///   successor if work remains and returns its thread to Dispatch: other work queued on the
+///   same global queue (on Linux, Swift's cooperative pool shares its threads) gets its turn.
+///
+/// Entries hold strong references until a drainer pops them; a drainer releases each one
+/// outside the lock, since releasing a future can run arbitrary deinitializers.
+final class WorkPool: @unchecked Sendable {
+    // @unchecked: `jobs` and `requested` are read and written only while `lock` is held;
+    // `drainer` is written once, in `init`.
+    private let lock = NSLock()
+    private var jobs = JobRing()
+    private var requested = 0
+    private let queue: DispatchQueue
+    private var drainer: @Sendable @convention(block) () -> Void = {}
+
+    /// How many jobs a drainer runs before it hands its thread back to Dispatch.
+    static let turnJobs = 64
+    /// How long a drainer runs jobs before it hands its thread back to Dispatch.
+    static let turnNanoseconds: UInt64 = 1_000_000
+
+    /// A pool whose drainers run on `queue`, a concurrent queue.
+    init(queue: DispatchQueue) {
+        self.queue = queue
+        // Made once, so that requesting a drainer allocates no closure. The block holds the pool
+        // strongly, so a pool is never freed: only the five global contexts (and tests) make
+        // one, and a requested drainer can never outlive its pool.
+        drainer = { [self] in drain() }
+    }
+
+    /// Queues `job`, requesting a drainer if none is requested.
+    func submit(_ job: any PooledWork) {
+        lock.lock()
+        jobs.push(job)
+        let request = requested == 0
+        if request { requested = 1 }
+        lock.unlock()
+        if request { queue.async(execute: drainer) }
+    }
+
+    /// One drainer's turn: runs queued jobs until the queue is empty or the turn is over.
+    ///
+    /// Each job costs one lock round: the pop, and in the same critical section the decision
+    /// to request another drainer (made before the job runs, in case it blocks).
+    private func drain() {
+        let start = DispatchTime.now().uptimeNanoseconds
+        var ran = 0
+        var isFirstPop = true
+        while true {
+            lock.lock()
+            if isFirstPop {
+                requested -= 1
+                isFirstPop = false
+            }
+            let popped = jobs.pop()
+            // Work remains behind a job that looks unclaimed: make sure a drainer will take it.
+            let chain = requested == 0 && !jobs.isEmpty && popped?.looksUnclaimed == true
+            if chain { requested = 1 }
+            lock.unlock()
+            guard let job = popped else { return }
+            let claimed = job.claimFromPool()
+            // A request made under the lock is always sent, even if a reader won the job just
+            // now: `requested` says one is on its way.
+            if chain { queue.async(execute: drainer) }
+            // A stale entry (claimed by a reader, or dropped) is skipped, and released here.
+            guard claimed else { continue }
+            job.runClaimedFromPool()
+            ran += 1
+            if ran >= Self.turnJobs || DispatchTime.now().uptimeNanoseconds &- start >= Self.turnNanoseconds {
+                requestDrainerIfWorkRemains()
+                return
+            }
+        }
+    }
+
+    /// Requests a drainer if the queue holds work and none is requested.
+    private func requestDrainerIfWorkRemains() {
+        lock.lock()
+        let request = requested == 0 && !jobs.isEmpty
+        if request { requested = 1 }
+        lock.unlock()
+        if request { queue.async(execute: drainer) }
+    }
+}
+
+/// A growable ring buffer of pooled jobs.
+struct JobRing {
+    /// Capacity is a power of two, so that positions wrap with a mask.
+    private var slots: [(any PooledWork)?] = Array(repeating: nil, count: Self.initialCapacity)
+    private var head = 0
+    private(set) var count = 0
+
+    /// The capacity the ring starts with and returns to once empty.
+    private static let initialCapacity = 256
+
+    var isEmpty: Bool { count == 0 }
+
+    mutating func push(_ job: any PooledWork) {
+        if count == slots.count { grow() }
+        slots[(head &+ count) & (slots.count &- 1)] = job
+        count &+= 1
+    }
+
+    /// Takes the oldest job out. The reference moves to the caller, which releases it.
+    mutating func pop() -> (any PooledWork)? {
+        guard count > 0 else { return nil }
+        let job = slots[head].take()
+        head = (head &+ 1) & (slots.count &- 1)
+        count &-= 1
+        if count == 0 {
+            head = 0
+            // After a burst, give the memory back: every slot is empty, so nothing is released
+            // but the buffer.
+            if slots.count > Self.initialCapacity * 16 {
+                slots = Array(repeating: nil, count: Self.initialCapacity)
+            }
+        }
+        return job
+    }
+
+    private mutating func grow() {
+        var larger: [(any PooledWork)?] = []
+        larger.reserveCapacity(slots.count * 2)
+        for offset in 0..<count {
+            larger.append(slots[(head &+ offset) & (slots.count &- 1)].take())
+        }
+        larger.append(contentsOf: repeatElement(nil, count: slots.count * 2 - count))
+        slots = larger
+        head = 0
+    }
+}
