@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Work that a `WorkPool` holds and runs: a background future whose work is unstarted.
 protocol PooledWork: AnyObject, Sendable {
@@ -33,6 +34,13 @@ protocol PooledWork: AnyObject, Sendable {
 /// - A drainer runs a bounded turn (`turnJobs` jobs or `turnNanoseconds`), then requests a
 ///   successor if work remains and returns its thread to Dispatch: other work queued on the
 ///   same global queue (on Linux, Swift's cooperative pool shares its threads) gets its turn.
+/// - A drainer that finds the queue empty stays a little (`spinNanoseconds`), watching for new
+///   work, before it returns its thread, when no other drainer is watching already. While one
+///   watches, submitting requests no drainer: waking a sleeping Dispatch thread is the dearest
+///   step of a hand-off (a system call, and on a virtual machine a contended spinlock in the
+///   kernel), and a program that makes background futures one after another would otherwise pay
+///   it for each. A drainer stops watching under the lock, after a last look at the queue, so a
+///   submit either sees it watching (and the drainer then sees the work) or sees it gone.
 ///
 /// Entries hold strong references until a drainer pops them; a drainer releases each one
 /// outside the lock, since releasing a future can run arbitrary deinitializers.
@@ -42,6 +50,10 @@ final class WorkPool: @unchecked Sendable {
     private let lock = NSLock()
     private var jobs = JobRing()
     private var requested = 0
+    /// Drainers watching the empty queue for new work; 0 or 1.
+    private var watching = 0
+    /// `jobs.count`, mirrored for watchers that look without the lock; written under the lock.
+    private let queuedHint = Atomic<Int>(0)
     private let queue: DispatchQueue
     private var drainer: @Sendable @convention(block) () -> Void = {}
 
@@ -49,6 +61,9 @@ final class WorkPool: @unchecked Sendable {
     static let turnJobs = 64
     /// How long a drainer runs jobs before it hands its thread back to Dispatch.
     static let turnNanoseconds: UInt64 = 1_000_000
+    /// How long a drainer watches an empty queue before it hands its thread back to Dispatch;
+    /// zero on a single core, where watching would only take the core from the submitter.
+    static let spinNanoseconds: UInt64 = Scheduler.cores > 1 ? 50_000 : 0
 
     /// A pool whose drainers run on `queue`, a concurrent queue.
     init(queue: DispatchQueue) {
@@ -63,7 +78,8 @@ final class WorkPool: @unchecked Sendable {
     func submit(_ job: any PooledWork) {
         lock.lock()
         jobs.push(job)
-        let request = requested == 0
+        queuedHint.store(jobs.count, ordering: .relaxed)
+        let request = requested == 0 && watching == 0
         if request { requested = 1 }
         lock.unlock()
         if request { queue.async(execute: drainer) }
@@ -84,11 +100,28 @@ final class WorkPool: @unchecked Sendable {
                 isFirstPop = false
             }
             let popped = jobs.pop()
+            queuedHint.store(jobs.count, ordering: .relaxed)
             // Work remains behind a job that looks unclaimed: make sure a drainer will take it.
             let chain = requested == 0 && !jobs.isEmpty && popped?.looksUnclaimed == true
             if chain { requested = 1 }
+            guard let job = popped else {
+                // Empty: watch for new work, unless another drainer does or the turn is over.
+                let turnOver = DispatchTime.now().uptimeNanoseconds &- start >= Self.turnNanoseconds
+                guard watching == 0, Self.spinNanoseconds > 0, !turnOver else {
+                    lock.unlock()
+                    return
+                }
+                watching = 1
+                lock.unlock()
+                watchForWork()
+                lock.lock()
+                watching = 0
+                let stop = jobs.isEmpty
+                lock.unlock()
+                if stop { return }
+                continue
+            }
             lock.unlock()
-            guard let job = popped else { return }
             let claimed = job.claimFromPool()
             // A request made under the lock is always sent, even if a reader won the job just
             // now: `requested` says one is on its way.
@@ -101,6 +134,15 @@ final class WorkPool: @unchecked Sendable {
                 requestDrainerIfWorkRemains()
                 return
             }
+        }
+    }
+
+    /// Returns when the queue looks non-empty, or after `spinNanoseconds`.
+    private func watchForWork() {
+        let deadline = DispatchTime.now().uptimeNanoseconds &+ Self.spinNanoseconds
+        while true {
+            for _ in 0..<64 where queuedHint.load(ordering: .relaxed) > 0 { return }
+            if DispatchTime.now().uptimeNanoseconds >= deadline { return }
         }
     }
 
