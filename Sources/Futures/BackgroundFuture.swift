@@ -30,6 +30,7 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
     ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
     ///     leave the default.
     ///   - line: The line that makes the future, likewise; leave the default.
+    @inlinable
     public convenience init(
         on context: ExecutionContext = .global(),
         fileID: StaticString = #fileID,
@@ -71,6 +72,10 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
 
     /// Starts `work` on `context`. A pinned future's work runs only on `context`: readers
     /// wait for it instead of claiming it (agents and delays rely on that).
+    ///
+    /// Inlinable, like the lazy path: a client specializes the creation, and the code that runs
+    /// the work from a pool, for its types.
+    @inlinable
     init(
         context: ExecutionContext,
         pinned: Bool,
@@ -78,16 +83,18 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
         line: UInt,
         work: @escaping @Sendable () throws(Failure) -> Value
     ) {
-        super.init(work: work, fileID: fileID, line: line)
+        super.init(work: work, fileID: fileID, line: line, flags: pinned ? StateWord.pinned : StateWord.readerMayClaim)
         if pinned {
-            _state.bitwiseOr(StateWord.pinned, ordering: .relaxed)
             context.execute { [self] in
                 guard _claim() else { return }
                 Scheduler.runCounted { _runClaimedWork(isRunner: true) }
             }
         } else if let pool = context.pool {
             Scheduler.didEnqueue()
-            pool.submit(self)
+            pool.submit(
+                PooledJob(self) { work in
+                    unsafeDowncast(work, to: BackgroundFuture<Value, Failure>.self).runClaimedFromPool()
+                })
         } else {
             Scheduler.didEnqueue()
             context.execute { [self] in
@@ -123,16 +130,19 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
 }
 
 extension BackgroundFuture: PooledWork {
+    @usableFromInline
     func claimFromPool() -> Bool {
         guard _claim() else { return false }
         Scheduler.didDequeue()
         return true
     }
 
+    @usableFromInline
     var looksUnclaimed: Bool {
         StateWord.phase(_state.load(ordering: .relaxed)) == StateWord.pending
     }
 
+    @inlinable
     func runClaimedFromPool() {
         Scheduler.runCounted { _runClaimedWork(isRunner: true) }
     }

@@ -15,7 +15,7 @@ public struct ExecutionContext: Sendable {
     private let executeWork: @Sendable (@escaping @Sendable () -> Void) -> Void
     /// The pool that queues background futures given to this context, for the global contexts;
     /// `nil` for the others, which get one `execute` call per future.
-    let pool: WorkPool?
+    @usableFromInline let pool: WorkPool?
 
     /// A context that runs work by calling `execute`.
     ///

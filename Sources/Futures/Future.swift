@@ -116,16 +116,20 @@ public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
         StateWord.phase(_state.load(ordering: .acquiring)) == StateWord.resolved
     }
 
-    /// The result of a future that was not resolved at the first look: a lazy future's
-    /// unstarted work runs here, on this thread, in code the client specializes; anything else
+    /// The result of a future that was not resolved at the first look. Unstarted work that this
+    /// reader takes at once — a lazy future's, or queued background work when the `Scheduler`'s
+    /// rule says so — runs here, on this thread, in code the client specializes; anything else
     /// waits (and claims work as its kind allows) in `_waitForResult()`.
     @inlinable
     final func _resultAfterRunningOrWaiting() -> Result<Value, Failure> {
         let word = _state.load(ordering: .relaxed)
-        if word & (StateWord.phaseMask | StateWord.runsOnRead) == StateWord.pending | StateWord.runsOnRead,
-            _claim()
-        {
-            return _runClaimedWorkForResult(isRunner: false)
+        if StateWord.phase(word) == StateWord.pending {
+            if word & StateWord.runsOnRead != 0 {
+                if _claim() { return _runClaimedWorkForResult(isRunner: false) }
+            } else if word & StateWord.readerMayClaim != 0, Scheduler.readerShouldClaimAtOnce(), _claim() {
+                Scheduler.didDequeue()
+                return Scheduler.runCounted { _runClaimedWorkForResult(isRunner: true) }
+            }
         }
         return _waitForResult()
     }

@@ -213,12 +213,12 @@ struct WorkPoolTests {
         // Push three, pop two, so the head moves and the buffer grows while wrapped.
         while expected < jobs.count {
             for _ in 0..<3 where next < jobs.count {
-                ring.push(jobs[next])
+                ring.push(PooledJob(jobs[next]))
                 next += 1
             }
             for _ in 0..<2 {
                 guard let popped = ring.pop() else { break }
-                #expect((popped as? Marker)?.id == expected)
+                #expect((popped.work as? Marker)?.id == expected)
                 expected += 1
             }
         }

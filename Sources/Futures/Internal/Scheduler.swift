@@ -10,6 +10,7 @@ import Synchronization
 /// the cores (`active + queued <= cores`); otherwise it parks and, each time it wakes with the
 /// work still unstarted, claims if a core has fallen idle (`active < cores`) or after
 /// `starvationLimit` — a pool that is neither busy with our work nor starting it is stuck.
+@usableFromInline
 enum Scheduler {
     static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
     static let queued = Atomic<Int>(0)
@@ -20,8 +21,15 @@ enum Scheduler {
     /// How long a top-level reader waits for queued work before it runs it anyway.
     static let starvationLimit: Duration = .milliseconds(50)
 
-    static func didEnqueue() { queued.wrappingAdd(1, ordering: .relaxed) }
-    static func didDequeue() { queued.wrappingSubtract(1, ordering: .relaxed) }
+    @usableFromInline static func didEnqueue() { queued.wrappingAdd(1, ordering: .relaxed) }
+    @usableFromInline static func didDequeue() { queued.wrappingSubtract(1, ordering: .relaxed) }
+
+    /// Whether a blocking reader that just found background work queued should take it now:
+    /// always from inside future work, otherwise when the demand fits the cores.
+    @usableFromInline
+    static func readerShouldClaimAtOnce() -> Bool {
+        CurrentWork.isInsideWork || demandFitsCores
+    }
 
     /// Whether a top-level reader that just found the work queued should take it now.
     static var demandFitsCores: Bool {
@@ -34,11 +42,24 @@ enum Scheduler {
     }
 
     /// Runs `body` counted as an active runner, unless the thread already is one.
+    @inlinable
     static func runCounted<R>(_ body: () -> R) -> R {
-        if CurrentWork.isRunner { return body() }
-        active.wrappingAdd(1, ordering: .relaxed)
-        defer { active.wrappingSubtract(1, ordering: .relaxed) }
+        let counted = beginCountedRun()
+        defer { if counted { endCountedRun() } }
         return body()
+    }
+
+    /// Counts this thread as an active runner unless it is one already; returns whether it did.
+    @usableFromInline
+    static func beginCountedRun() -> Bool {
+        if CurrentWork.isRunner { return false }
+        active.wrappingAdd(1, ordering: .relaxed)
+        return true
+    }
+
+    @usableFromInline
+    static func endCountedRun() {
+        active.wrappingSubtract(1, ordering: .relaxed)
     }
 
     /// Runs `body` (a park) uncounted if this thread is a counted runner: a parked runner

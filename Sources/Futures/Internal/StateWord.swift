@@ -7,6 +7,8 @@
 /// bit  4     cancelled: the future was resolved by `cancel()`
 /// bit  5     pinned: the work must run on its own context; readers never claim it
 /// bit  6     runs on read: a blocking reader that finds the work unstarted runs it at once
+/// bit  7     reader may claim: a blocking reader may run the queued work itself, by the
+///            `Scheduler`'s rule (background work that is not pinned)
 /// bits 8-31  the creation file's number in `CreationSite`'s table (0: unknown)
 /// bits 32-63 the creation line
 /// ```
@@ -26,6 +28,7 @@ enum StateWord {
     @inlinable static var cancelled: UInt64 { 1 << 4 }
     @inlinable static var pinned: UInt64 { 1 << 5 }
     @inlinable static var runsOnRead: UInt64 { 1 << 6 }
+    @inlinable static var readerMayClaim: UInt64 { 1 << 7 }
 
     @inlinable
     static func initial(fileID: StaticString, line: UInt) -> UInt64 {

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 
 /// Work that a `WorkPool` holds and runs: a background future whose work is unstarted.
+@usableFromInline
 protocol PooledWork: AnyObject, Sendable {
     /// Claims the work for a pool thread; `false` if a reader claimed it or it was dropped
     /// (the entry is stale).
@@ -12,6 +13,29 @@ protocol PooledWork: AnyObject, Sendable {
     var looksUnclaimed: Bool { get }
     /// Runs the work claimed by `claimFromPool()`, on this thread.
     func runClaimedFromPool()
+}
+
+/// An entry of a work pool: the work, and how to run it once claimed.
+///
+/// `run` is made where the future is made: in a client that knows the future's types, it is
+/// code specialized for them, with no context to allocate, whereas `runClaimedFromPool()` is
+/// this module's generic code, which asks the runtime for the metadata of the result's type
+/// (BENCHMARKS.md).
+@usableFromInline
+struct PooledJob: Sendable {
+    @usableFromInline let work: any PooledWork
+    @usableFromInline let run: @Sendable (any PooledWork) -> Void
+
+    @inlinable
+    init(_ work: any PooledWork, run: @escaping @Sendable (any PooledWork) -> Void) {
+        self.work = work
+        self.run = run
+    }
+
+    /// An entry that runs `work` with its own `runClaimedFromPool()`.
+    init(_ work: any PooledWork) {
+        self.init(work, run: { $0.runClaimedFromPool() })
+    }
 }
 
 /// A first-in first-out queue of background futures and the Dispatch threads that drain it,
@@ -44,6 +68,7 @@ protocol PooledWork: AnyObject, Sendable {
 ///
 /// Entries hold strong references until a drainer pops them; a drainer releases each one
 /// outside the lock, since releasing a future can run arbitrary deinitializers.
+@usableFromInline
 final class WorkPool: @unchecked Sendable {
     // @unchecked: `jobs` and `requested` are read and written only while `lock` is held;
     // `drainer` is written once, in `init`.
@@ -75,7 +100,8 @@ final class WorkPool: @unchecked Sendable {
     }
 
     /// Queues `job`, requesting a drainer if none is requested.
-    func submit(_ job: any PooledWork) {
+    @usableFromInline
+    func submit(_ job: PooledJob) {
         lock.lock()
         jobs.push(job)
         queuedHint.store(jobs.count, ordering: .relaxed)
@@ -102,7 +128,7 @@ final class WorkPool: @unchecked Sendable {
             let popped = jobs.pop()
             queuedHint.store(jobs.count, ordering: .relaxed)
             // Work remains behind a job that looks unclaimed: make sure a drainer will take it.
-            let chain = requested == 0 && !jobs.isEmpty && popped?.looksUnclaimed == true
+            let chain = requested == 0 && !jobs.isEmpty && popped?.work.looksUnclaimed == true
             if chain { requested = 1 }
             guard let job = popped else {
                 // Empty: watch for new work, unless another drainer does or the turn is over.
@@ -122,13 +148,13 @@ final class WorkPool: @unchecked Sendable {
                 continue
             }
             lock.unlock()
-            let claimed = job.claimFromPool()
+            let claimed = job.work.claimFromPool()
             // A request made under the lock is always sent, even if a reader won the job just
             // now: `requested` says one is on its way.
             if chain { queue.async(execute: drainer) }
             // A stale entry (claimed by a reader, or dropped) is skipped, and released here.
             guard claimed else { continue }
-            job.runClaimedFromPool()
+            job.run(job.work)
             ran += 1
             if ran >= Self.turnJobs || DispatchTime.now().uptimeNanoseconds &- start >= Self.turnNanoseconds {
                 requestDrainerIfWorkRemains()
@@ -159,7 +185,7 @@ final class WorkPool: @unchecked Sendable {
 /// A growable ring buffer of pooled jobs.
 struct JobRing {
     /// Capacity is a power of two, so that positions wrap with a mask.
-    private var slots: [(any PooledWork)?] = Array(repeating: nil, count: Self.initialCapacity)
+    private var slots: [PooledJob?] = Array(repeating: nil, count: Self.initialCapacity)
     private var head = 0
     private(set) var count = 0
 
@@ -168,14 +194,14 @@ struct JobRing {
 
     var isEmpty: Bool { count == 0 }
 
-    mutating func push(_ job: any PooledWork) {
+    mutating func push(_ job: PooledJob) {
         if count == slots.count { grow() }
         slots[(head &+ count) & (slots.count &- 1)] = job
         count &+= 1
     }
 
     /// Takes the oldest job out. The reference moves to the caller, which releases it.
-    mutating func pop() -> (any PooledWork)? {
+    mutating func pop() -> PooledJob? {
         guard count > 0 else { return nil }
         let job = slots[head].take()
         head = (head &+ 1) & (slots.count &- 1)
@@ -192,7 +218,7 @@ struct JobRing {
     }
 
     private mutating func grow() {
-        var larger: [(any PooledWork)?] = []
+        var larger: [PooledJob?] = []
         larger.reserveCapacity(slots.count * 2)
         for offset in 0..<count {
             larger.append(slots[(head &+ offset) & (slots.count &- 1)].take())
