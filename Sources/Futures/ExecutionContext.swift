@@ -62,6 +62,12 @@ public struct ExecutionContext: Sendable {
 
     /// Runs work on Dispatch's global concurrent queue of the given quality of service.
     ///
+    /// Background futures given to this context do not get a Dispatch block each: they wait in
+    /// a first-in first-out pool, and Dispatch threads of this queue take them one after another,
+    /// starting more threads as work piles up. A thread that empties the pool stays for about
+    /// 50 µs in case more work comes, so a program that makes futures one after another does
+    /// not wake a sleeping thread for each. Callbacks and plain closures get a block each.
+    ///
     /// ```swift
     /// let report = BackgroundFuture(on: .global(qos: .utility)) { buildReport() }
     /// ```
