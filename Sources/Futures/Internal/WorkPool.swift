@@ -70,13 +70,14 @@ struct PooledJob: Sendable {
 /// outside the lock, since releasing a future can run arbitrary deinitializers.
 @usableFromInline
 final class WorkPool: @unchecked Sendable {
-    // @unchecked: `jobs` and `requested` are read and written only while `lock` is held;
-    // `drainer` is written once, in `init`.
+    // @unchecked: `jobs`, `requested` and `watching` are read and written only while `lock` is
+    // held; `drainer` is written once, in `init`. The lock already gives one thread at a time
+    // access to them, so run-time exclusivity checks (about 150 instructions a job) are off.
     private let lock = NSLock()
-    private var jobs = JobRing()
-    private var requested = 0
+    @exclusivity(unchecked) private var jobs = JobRing()
+    @exclusivity(unchecked) private var requested = 0
     /// Drainers watching the empty queue for new work; 0 or 1.
-    private var watching = 0
+    @exclusivity(unchecked) private var watching = 0
     /// `jobs.count`, mirrored for watchers that look without the lock; written under the lock.
     private let queuedHint = Atomic<Int>(0)
     private let queue: DispatchQueue
