@@ -114,8 +114,9 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
     override func _pendingBlockingRead(firstLook: Bool, waited: Duration) -> PendingReadAction {
         if isPinned { return .park(recheckAfter: nil) }
         let claim =
-            CurrentWork.isInsideWork
-            || (firstLook ? Scheduler.demandFitsCores : Scheduler.shouldClaimAfterWaiting(waited))
+            firstLook
+            ? Scheduler.readerShouldClaimAtOnce()
+            : CurrentWork.isInsideWork || Scheduler.shouldClaimAfterWaiting(waited)
         guard claim else { return .park(recheckAfter: Scheduler.recheckInterval) }
         if _claim() {
             Scheduler.didDequeue()
@@ -142,6 +143,7 @@ extension BackgroundFuture: PooledWork {
         StateWord.phase(_state.load(ordering: .relaxed)) == StateWord.pending
     }
 
+    /// Runs the work claimed by `claimFromPool()`, on this thread.
     @inlinable
     func runClaimedFromPool() {
         Scheduler.runCounted { _runClaimedWork(isRunner: true) }

@@ -213,7 +213,7 @@ struct WorkPoolTests {
         // Push three, pop two, so the head moves and the buffer grows while wrapped.
         while expected < jobs.count {
             for _ in 0..<3 where next < jobs.count {
-                ring.push(PooledJob(jobs[next]))
+                ring.push(PooledJob(jobs[next]) { _ in })
                 next += 1
             }
             for _ in 0..<2 {
@@ -254,7 +254,6 @@ private final class Marker: PooledWork {
     init(id: Int) { self.id = id }
     func claimFromPool() -> Bool { true }
     var looksUnclaimed: Bool { true }
-    func runClaimedFromPool() {}
 }
 
 /// Whether `condition` holds within `limit`, looking every millisecond: a bounded wait for

@@ -11,15 +11,13 @@ protocol PooledWork: AnyObject, Sendable {
     /// Whether the work still looks unclaimed; a hint only (one relaxed load), for deciding
     /// whether to request another drainer.
     var looksUnclaimed: Bool { get }
-    /// Runs the work claimed by `claimFromPool()`, on this thread.
-    func runClaimedFromPool()
 }
 
 /// An entry of a work pool: the work, and how to run it once claimed.
 ///
 /// `run` is made where the future is made: in a client that knows the future's types, it is
-/// code specialized for them, with no context to allocate, whereas `runClaimedFromPool()` is
-/// this module's generic code, which asks the runtime for the metadata of the result's type
+/// code specialized for them, with no context to allocate, whereas a protocol requirement would
+/// run this module's generic code, which asks the runtime for the metadata of the result's type
 /// (BENCHMARKS.md).
 @usableFromInline
 struct PooledJob: Sendable {
@@ -30,11 +28,6 @@ struct PooledJob: Sendable {
     init(_ work: any PooledWork, run: @escaping @Sendable (any PooledWork) -> Void) {
         self.work = work
         self.run = run
-    }
-
-    /// An entry that runs `work` with its own `runClaimedFromPool()`.
-    init(_ work: any PooledWork) {
-        self.init(work, run: { $0.runClaimedFromPool() })
     }
 }
 
