@@ -205,6 +205,28 @@ struct WorkPoolTests {
         #expect(runs.value == 0)
     }
 
+    /// A pool lives while it has work: its requested drainer holds it after its context is gone,
+    /// the queued work still runs, and then the pool is freed. A pool given no work is freed with
+    /// its context.
+    @Test(.timeLimit(.minutes(1)))
+    func aPoolLivesUntilItsWorkIsDrainedAndIsThenFreed() throws {
+        let idle = WeakBox(try #require(ExecutionContext(poolingOn: .global()).pool))
+        #expect(idle.isReleased)
+
+        var held: HeldPool? = HeldPool()
+        let pool = WeakBox(try #require(held!.context.pool))
+        let finished = Signal()
+        let future = BackgroundFuture(on: held!.context) { 7 }
+        future.onComplete { _ in finished.send() }
+        let queue = held!.detachQueue()
+        held = nil
+        #expect(!pool.isReleased)
+        queue.resume()
+        #expect(finished.wait())
+        #expect(future.value == 7)
+        #expect(eventually { pool.isReleased })
+    }
+
     @Test func theRingKeepsOrderAcrossGrowthAndWrapAround() {
         var ring = JobRing()
         let jobs = (0..<2_000).map { Marker(id: $0) }
@@ -242,6 +264,12 @@ private final class HeldPool: Sendable {
     func release() {
         released.withLock { $0 = true }
         queue.resume()
+    }
+
+    /// Hands over the suspended queue: the caller resumes it, after this pool is gone.
+    func detachQueue() -> DispatchQueue {
+        released.withLock { $0 = true }
+        return queue
     }
 
     deinit {

@@ -59,12 +59,15 @@ struct PooledJob: Sendable {
 ///   it for each. A drainer stops watching under the lock, after a last look at the queue, so a
 ///   submit either sees it watching (and the drainer then sees the work) or sees it gone.
 ///
+/// A requested or running drainer holds the pool, so a pool with queued work lives until it is
+/// drained, and one with none is freed with its context.
+///
 /// Entries hold strong references until a drainer pops them; a drainer releases each one
 /// outside the lock, since releasing a future can run arbitrary deinitializers.
 @usableFromInline
 final class WorkPool: @unchecked Sendable {
     // @unchecked: `jobs`, `requested` and `watching` are read and written only while `lock` is
-    // held; `drainer` is written once, in `init`. The lock already gives one thread at a time
+    // held. The lock already gives one thread at a time
     // access to them, so run-time exclusivity checks (about 150 instructions a job) are off.
     private let lock = NSLock()
     @exclusivity(unchecked) private var jobs = JobRing()
@@ -74,7 +77,6 @@ final class WorkPool: @unchecked Sendable {
     /// `jobs.count`, mirrored for watchers that look without the lock; written under the lock.
     private let queuedHint = Atomic<Int>(0)
     private let queue: DispatchQueue
-    private var drainer: @Sendable @convention(block) () -> Void = {}
 
     /// How many jobs a drainer runs before it hands its thread back to Dispatch.
     static let turnJobs = 64
@@ -93,10 +95,6 @@ final class WorkPool: @unchecked Sendable {
     /// A pool whose drainers run on `queue`, a concurrent queue.
     init(queue: DispatchQueue) {
         self.queue = queue
-        // Made once, so that requesting a drainer allocates no closure. The block holds the pool
-        // strongly, so a pool is never freed: only the five global contexts (and tests) make
-        // one, and a requested drainer can never outlive its pool.
-        drainer = { [self] in drain() }
     }
 
     /// Queues `job`, requesting a drainer if none is requested.
@@ -108,7 +106,7 @@ final class WorkPool: @unchecked Sendable {
         let request = requested == 0 && watching == 0
         if request { requested = 1 }
         lock.unlock()
-        if request { queue.async(execute: drainer) }
+        if request { startDrainer() }
     }
 
     /// One drainer's turn: runs queued jobs until the queue is empty or the turn is over.
@@ -151,7 +149,7 @@ final class WorkPool: @unchecked Sendable {
             let claimed = job.work.claimFromPool()
             // A request made under the lock is always sent, even if a reader won the job just
             // now: `requested` says one is on its way.
-            if chain { queue.async(execute: drainer) }
+            if chain { startDrainer() }
             // A stale entry (claimed by a reader, or dropped) is skipped, and released here.
             guard claimed else { continue }
             job.run(job.work)
@@ -172,13 +170,19 @@ final class WorkPool: @unchecked Sendable {
         }
     }
 
+    /// Hands Dispatch a drainer, which holds the pool until its turn ends. Called for a request
+    /// made under the lock: about once per turn, not once per job.
+    private func startDrainer() {
+        queue.async { [self] in drain() }
+    }
+
     /// Requests a drainer if the queue holds work and none is requested.
     private func requestDrainerIfWorkRemains() {
         lock.lock()
         let request = requested == 0 && !jobs.isEmpty
         if request { requested = 1 }
         lock.unlock()
-        if request { queue.async(execute: drainer) }
+        if request { startDrainer() }
     }
 }
 
