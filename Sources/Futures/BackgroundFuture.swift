@@ -9,9 +9,13 @@ import Dispatch
 /// let total = try pages.reduce(0) { try $0 + $1.value.count }   // the loads ran in parallel
 /// ```
 ///
+/// The default context, ``ExecutionContext/global(qos:)``, runs one computing job per core and
+/// adds threads while jobs block (file and network I/O, a `sleep`), up to 64; for many loads that
+/// mostly wait, ``ExecutionContext/io`` gives each its own thread at once, up to 256.
+///
 /// A reader that finds the work still queued may run it on its own thread: always when the
 /// reader is itself running future work (so nested and fan-out futures finish even when every
-/// pool thread is waiting), and at top level when that keeps the number of runners within the
+/// runner is waiting), and at top level when that keeps the number of runners within the
 /// cores or when the queued work has not started for a while. The queued job then does nothing.
 /// The work runs exactly once.
 public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Value, Failure>, @unchecked Sendable {
@@ -24,7 +28,7 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
     /// let file = BackgroundFuture { try String(contentsOfFile: path) } // Future<String, any Error>
     /// ```
     /// - Parameters:
-    ///   - context: Where the work runs; by default Dispatch's global queue.
+    ///   - context: Where the work runs; by default the global context.
     ///   - work: The computation. A non-throwing closure gives `Failure == Never`; a closure
     ///     with `try` gives `any Error`; `() throws(MyError) -> T in` gives `MyError`.
     ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
@@ -43,14 +47,15 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
     /// Starts `work` on `context` once `delay` has passed, and returns its future at once.
     ///
     /// Readers wait for the delay: they never run the work early. Cancelling the future before
-    /// the delay ends (when `Failure` is `any Error`) means the work never runs.
+    /// the delay ends (when `Failure` is `any Error`) means the work never runs. No thread waits
+    /// for the delay: a Dispatch timer hands the work to `context`.
     ///
     /// ```swift
     /// let retry = BackgroundFuture(after: .seconds(2)) { try fetch(url) }
     /// ```
     /// - Parameters:
     ///   - delay: How long to wait before starting; zero or negative starts at once.
-    ///   - context: Where the work runs; by default Dispatch's global queue.
+    ///   - context: Where the work runs; by default the global context.
     ///   - work: The computation.
     ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
     ///     leave the default.
@@ -74,7 +79,7 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
     /// wait for it instead of claiming it (agents and delays rely on that).
     ///
     /// Inlinable, like the lazy path: a client specializes the creation, and the code that runs
-    /// the work from a pool, for its types.
+    /// the work from a queue, for its types.
     @inlinable
     init(
         context: ExecutionContext,
@@ -83,69 +88,28 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
         line: UInt,
         work: @escaping @Sendable () throws(Failure) -> Value
     ) {
-        super.init(work: work, fileID: fileID, line: line, flags: pinned ? StateWord.pinned : StateWord.readerMayClaim)
+        let scheduler = context.scheduler
+        super.init(
+            kind: pinned ? .pinned : .background, links: pinned ? .none : .context(scheduler), work: work,
+            fileID: fileID, line: line)
         if pinned {
-            context.execute { [self] in
+            scheduler.execute { [self] in
                 guard _claim() else { return }
-                Scheduler.runCounted { _runClaimedWork(isRunner: true) }
+                _ = scheduler.runCounted { _runClaimedWork() }
             }
-        } else if let pool = context.pool {
-            Scheduler.didEnqueue()
-            pool.submit(
-                PooledJob(self) { work in
-                    unsafeDowncast(work, to: BackgroundFuture<Value, Failure>.self).runClaimedFromPool()
-                })
         } else {
-            Scheduler.didEnqueue()
-            context.execute { [self] in
-                guard _claim() else { return }
-                Scheduler.didDequeue()
-                Scheduler.runCounted { _runClaimedWork(isRunner: true) }
-            }
+            scheduler.submit(
+                .future(self) { future in
+                    unsafeDowncast(future, to: BackgroundFuture<Value, Failure>.self)._runFromQueue()
+                })
         }
     }
 
-    private var isPinned: Bool {
-        _state.load(ordering: .relaxed) & StateWord.pinned != 0
-    }
-
-    override var _kindName: String { "BackgroundFuture" }
-
-    override func _pendingBlockingRead(firstLook: Bool, waited: Duration) -> PendingReadAction {
-        if isPinned { return .park(recheckAfter: nil) }
-        let claim =
-            firstLook
-            ? Scheduler.readerShouldClaimAtOnce()
-            : CurrentWork.isInsideWork || Scheduler.shouldClaimAfterWaiting(waited)
-        guard claim else { return .park(recheckAfter: Scheduler.recheckInterval) }
-        if _claim() {
-            Scheduler.didDequeue()
-            Scheduler.runCounted { _runClaimedWork(isRunner: true) }
-        }
-        return .claimed
-    }
-
-    override func _didDropUnstartedWork() {
-        if !isPinned { Scheduler.didDequeue() }
-    }
-}
-
-extension BackgroundFuture: PooledWork {
-    @usableFromInline
-    func claimFromPool() -> Bool {
-        guard _claim() else { return false }
-        Scheduler.didDequeue()
-        return true
-    }
-
-    @usableFromInline
-    var looksUnclaimed: Bool {
-        StateWord.phase(_state.load(ordering: .relaxed)) == StateWord.pending
-    }
-
-    /// Runs the work claimed by `claimFromPool()`, on this thread.
+    /// Runs the work from its context's queue, unless a reader claimed it first (the entry is
+    /// then stale and does nothing).
     @inlinable
-    func runClaimedFromPool() {
-        Scheduler.runCounted { _runClaimedWork(isRunner: true) }
+    final func _runFromQueue() {
+        guard case .context(let scheduler) = _links, _claim() else { return }
+        _ = scheduler.runCounted { _runClaimedWork() }
     }
 }

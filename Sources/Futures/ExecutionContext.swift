@@ -1,4 +1,5 @@
 public import Dispatch
+import Foundation
 
 /// Where a piece of work runs: a future's work, or a callback.
 ///
@@ -8,14 +9,16 @@ public import Dispatch
 /// let logged = ExecutionContext { work in logQueue.async(execute: work) }
 /// ```
 ///
-/// Background work should go to a context that is not Swift's cooperative pool: a blocking read
-/// inside such work would park one of its few threads. Every context here is backed by Dispatch
-/// or runs inline.
+/// Each context has its own scheduling: the queue or threads it runs work on, and the counts
+/// behind the rule for when a blocked reader runs queued background work itself. The global
+/// contexts and ``io`` run work on threads of Futures' own, never on Swift's cooperative pool, so
+/// a blocking read inside a future's work holds none of the few threads async code runs on.
 public struct ExecutionContext: Sendable {
-    private let executeWork: @Sendable (@escaping @Sendable () -> Void) -> Void
-    /// The pool that queues background futures given to this context, for the global contexts;
-    /// `nil` for the others, which get one `execute` call per future.
-    @usableFromInline let pool: WorkPool?
+    /// The context's scheduling: a thread pool, or a closure's owner.
+    @usableFromInline let scheduler: ContextScheduler
+    /// Shuts a pool made for this context down when the last copy of the context is gone; `nil`
+    /// for the contexts that live for the whole process and for closure contexts.
+    private let owner: PoolOwner?
 
     /// A context that runs work by calling `execute`.
     ///
@@ -24,24 +27,24 @@ public struct ExecutionContext: Sendable {
     /// ```
     /// - Parameter execute: Runs the given work once, now or later, on any thread.
     public init(_ execute: @escaping @Sendable (_ work: @escaping @Sendable () -> Void) -> Void) {
-        executeWork = execute
-        pool = nil
+        scheduler = ClosureScheduler(execute)
+        owner = nil
     }
 
-    /// A context that runs closures on `queue` one `async` each, and queues background futures
-    /// in a work pool of its own whose drainers run on `queue`.
-    init(poolingOn queue: DispatchQueue) {
-        executeWork = { work in queue.async(execute: work) }
-        pool = WorkPool(queue: queue)
+    /// A context that runs work on `pool`, which it shuts down when its last copy is gone if
+    /// `owned`.
+    init(pool: ThreadPool, owned: Bool) {
+        scheduler = pool
+        owner = owned ? PoolOwner(pool) : nil
     }
 
     /// Runs `work` on this context.
     ///
     /// ```swift
-    /// ExecutionContext.global().execute { print("on a Dispatch thread") }
+    /// ExecutionContext.global().execute { print("on one of the global context's threads") }
     /// ```
     public func execute(_ work: @escaping @Sendable () -> Void) {
-        executeWork(work)
+        scheduler.execute(work)
     }
 
     /// Runs work at once, on the thread that hands it over.
@@ -60,45 +63,103 @@ public struct ExecutionContext: Sendable {
     ///   loop, or `dispatchMain()` in a command-line tool).
     public static let main = ExecutionContext.queue(.main)
 
-    /// Runs work on Dispatch's global concurrent queue of the given quality of service.
+    /// The context for background work: threads of Futures' own, one computing per core, and
+    /// more while some block, up to 64, for each quality of service.
     ///
-    /// Background futures given to this context do not get a Dispatch block each: they wait in
-    /// a first-in first-out pool, and Dispatch threads of this queue take them one after another,
-    /// starting more threads as work piles up. A thread that empties the pool stays for about
-    /// 50 µs in case more work comes, so a program that makes futures one after another does
-    /// not wake a sleeping thread for each. Callbacks and plain closures get a block each.
+    /// Work that computes keeps one thread per core busy and waits in a first-in first-out queue
+    /// for the rest. Work that blocks — reading a file, waiting on the network or a database, a
+    /// `sleep` — does not hold the parallelism to the number of cores: a monitor looks at the
+    /// running threads every millisecond while work waits, and when one has not been computing
+    /// (its CPU time hardly moved and the kernel says it is not runnable), its core goes to the
+    /// next job, on another thread. A thread parked reading a future gives its core up at once.
+    /// There are never more than 64 threads, however many futures wait; threads beyond one per
+    /// core exit after 2 seconds without work.
     ///
     /// ```swift
     /// let report = BackgroundFuture(on: .global(qos: .utility)) { buildReport() }
     /// ```
+    /// For many loads that mostly wait, ``io`` starts a thread for each at once, up to 256.
     public static func global(qos: DispatchQoS.QoSClass = .default) -> ExecutionContext {
         switch qos {
         case .background: GlobalContexts.background
         case .utility: GlobalContexts.utility
         case .userInitiated: GlobalContexts.userInitiated
         case .userInteractive: GlobalContexts.userInteractive
-        case .default: GlobalContexts.default
-        default: .queue(.global(qos: qos))
+        default: GlobalContexts.default
         }
     }
+
+    /// The context for work that mostly waits: file and network I/O, database calls, processes.
+    ///
+    /// It does not wait to see that its threads block: it gives each job a thread of its own at
+    /// once, up to 256 at a time (the rest wait in a first-in first-out queue), so 256 loads that
+    /// each wait 100 ms take about 100 ms together. Threads beyond one per core exit after
+    /// 2 seconds without work. Work that computes belongs on ``global(qos:)``: on this context it
+    /// would run on more threads than there are cores.
+    ///
+    /// ```swift
+    /// let pages = urls.map { url in BackgroundFuture(on: .io) { try Data(contentsOf: url) } }
+    /// ```
+    public static let io = ExecutionContext(pool: ThreadPool(.io), owned: false)
 
     /// Runs work asynchronously on `queue`.
     ///
     /// ```swift
-    /// let io = DispatchQueue(label: "io")
-    /// let header = BackgroundFuture(on: .queue(io)) { readHeader() }
+    /// let serial = DispatchQueue(label: "serial")
+    /// let header = BackgroundFuture(on: .queue(serial)) { readHeader() }
     /// ```
     public static func queue(_ queue: DispatchQueue) -> ExecutionContext {
         ExecutionContext { work in queue.async(execute: work) }
     }
 }
 
-/// One context per global queue, made once, so that the default argument costs no allocation.
-/// Each has its own work pool: background futures on a quality of service share its drainers.
+/// One context per quality of service, made once, so that the default argument costs no
+/// allocation. Each has its own thread pool.
 private enum GlobalContexts {
-    static let background = ExecutionContext(poolingOn: .global(qos: .background))
-    static let utility = ExecutionContext(poolingOn: .global(qos: .utility))
-    static let `default` = ExecutionContext(poolingOn: .global(qos: .default))
-    static let userInitiated = ExecutionContext(poolingOn: .global(qos: .userInitiated))
-    static let userInteractive = ExecutionContext(poolingOn: .global(qos: .userInteractive))
+    static let background = ExecutionContext(pool: ThreadPool(.global(qos: .background)), owned: false)
+    static let utility = ExecutionContext(pool: ThreadPool(.global(qos: .utility)), owned: false)
+    static let `default` = ExecutionContext(pool: ThreadPool(.global(qos: .default)), owned: false)
+    static let userInitiated = ExecutionContext(pool: ThreadPool(.global(qos: .userInitiated)), owned: false)
+    static let userInteractive = ExecutionContext(pool: ThreadPool(.global(qos: .userInteractive)), owned: false)
+}
+
+extension ThreadPool.Configuration {
+    /// The bound on a global context's threads.
+    static let globalMaxThreads = 64
+    /// The bound on the I/O context's threads.
+    static let ioMaxThreads = 256
+    /// How long an extra thread of the built-in pools waits for work before it exits.
+    static let builtInIdleTimeout: Duration = .seconds(2)
+
+    /// A global context's pool: one computing runner per core, more while some block.
+    static func global(qos: DispatchQoS.QoSClass) -> Self {
+        Self(
+            label: "Futures.global(\(qos))", cpuSlots: ContextScheduler.cores, maxThreads: globalMaxThreads,
+            keptThreads: ContextScheduler.cores, idleTimeout: builtInIdleTimeout, detectsBlocking: true,
+            qualityOfService: QualityOfService(qos))
+    }
+
+    /// The I/O context's pool: a runner for each job, up to the bound.
+    static let io = Self(
+        label: "Futures.io", cpuSlots: ioMaxThreads, maxThreads: ioMaxThreads, keptThreads: ContextScheduler.cores,
+        idleTimeout: builtInIdleTimeout, detectsBlocking: false)
+}
+
+extension QualityOfService {
+    init(_ qos: DispatchQoS.QoSClass) {
+        switch qos {
+        case .background: self = .background
+        case .utility: self = .utility
+        case .userInitiated: self = .userInitiated
+        case .userInteractive: self = .userInteractive
+        default: self = .default
+        }
+    }
+}
+
+/// Shuts its pool down when freed: what keeps a pool made for one context from outliving it.
+private final class PoolOwner: Sendable {
+    let pool: ThreadPool
+    init(_ pool: ThreadPool) { self.pool = pool }
+    deinit { pool.shutDown() }
 }

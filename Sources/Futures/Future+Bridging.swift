@@ -29,7 +29,7 @@ extension Future {
             }
         }
         promise.future._onResolution { future in
-            if future.isCancelledWhileRunning { task.cancel() }
+            if future._isCancelled { task.cancel() }
         }
         return promise.future
     }

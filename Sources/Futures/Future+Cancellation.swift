@@ -22,7 +22,7 @@ extension Future where Failure == any Error {
     /// if search.isCancelled { clearResults() }
     /// ```
     public var isCancelled: Bool {
-        isCancelledWhileRunning
+        _isCancelled
     }
 }
 
@@ -42,7 +42,7 @@ extension Future where Value == Never, Failure == Never {
     /// }
     /// ```
     public static var isCurrentWorkCancelled: Bool {
-        CurrentWork.top?.pointee.work.isCancelledWhileRunning ?? false
+        CurrentWork.innermost?._isCancelled ?? false
     }
 
     /// Throws `CancellationError` if the future whose work is running on this thread has been

@@ -3,9 +3,9 @@ extension Future {
     func _derive<NewValue, NewFailure>(
         fileID: StaticString,
         line: UInt,
-        _ resolve: @escaping @Sendable (Future<Value, Failure>, DerivedFuture<NewValue, NewFailure>) -> Void
+        _ resolve: @escaping @Sendable (Future<Value, Failure>, Future<NewValue, NewFailure>) -> Void
     ) -> Future<NewValue, NewFailure> {
-        DerivedFuture(lazy: _isLazyKind, upstreams: [self], fileID: fileID, line: line) { child in
+        Future<NewValue, NewFailure>(derivingFrom: [self], lazy: _isLazyKind, fileID: fileID, line: line) { child in
             self._onResolution { parent in resolve(parent, child) }
         }
     }
@@ -35,7 +35,7 @@ extension Future {
             case .success(let value):
                 child.resolve { () throws(Failure) in try transform(value) }
             case .failure(let error):
-                child.resolve(with: .failure(error), sourceCancelled: parent.isCancelledWhileRunning)
+                child.resolve(with: .failure(error), sourceCancelled: parent._isCancelled)
             }
         }
     }
@@ -71,10 +71,10 @@ extension Future {
                 }
                 child.wait(on: inner)
                 inner._onResolution { inner in
-                    child.resolve(with: inner._result, sourceCancelled: inner.isCancelledWhileRunning)
+                    child.resolve(with: inner._result, sourceCancelled: inner._isCancelled)
                 }
             case .failure(let error):
-                child.resolve(with: .failure(error), sourceCancelled: parent.isCancelledWhileRunning)
+                child.resolve(with: .failure(error), sourceCancelled: parent._isCancelled)
             }
         }
     }
@@ -100,7 +100,7 @@ extension Future {
             case .success(let value):
                 child.resolve(with: .success(value))
             case .failure(let error):
-                child.resolve(with: .failure(transform(error)), sourceCancelled: parent.isCancelledWhileRunning)
+                child.resolve(with: .failure(transform(error)), sourceCancelled: parent._isCancelled)
             }
         }
     }

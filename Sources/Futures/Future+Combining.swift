@@ -19,14 +19,14 @@ public func zip<each V: Sendable, Failure: Error>(
     fileID: StaticString = #fileID,
     line: UInt = #line
 ) -> Future<(repeat each V), Failure> {
-    var collected: [any FutureNode] = []
+    var collected: [_FutureCore] = []
     for future in repeat each futures { collected.append(future) }
     let sources = collected
-    let lazy = sources.contains { $0._isLazyKind }
+    let lazy = sources.contains { $0._kind.isLazy }
     let zipped = ZippedFutures(repeat each futures)
-    return DerivedFuture(lazy: lazy, upstreams: sources, fileID: fileID, line: line) { child in
+    return Future(derivingFrom: sources, lazy: lazy, fileID: fileID, line: line) { child in
         for source in sources {
-            source._whenResolvedErased { zipped.resolveIfDecided(child, sources: sources) }
+            source.addResolutionCallback { _ in zipped.resolveIfDecided(child) }
         }
     }
 }
@@ -41,11 +41,11 @@ private struct ZippedFutures<each V: Sendable, Failure: Error>: Sendable {
 
     /// Resolves `child` once the outcome is known: all succeeded, or the first failure by
     /// position has only successes before it.
-    func resolveIfDecided(_ child: DerivedFuture<(repeat each V), Failure>, sources: [any FutureNode]) {
-        for source in sources {
-            guard source.isResolved else { return }
-            if let failure = source._erasedFailure {
-                child.resolve(with: .failure(failure as! Failure), sourceCancelled: source._isCancelledNode)
+    func resolveIfDecided(_ child: Future<(repeat each V), Failure>) {
+        for future in repeat each futures {
+            guard let result = future._resolvedResult else { return }
+            if case .failure(let error) = result {
+                child.resolve(with: .failure(error), sourceCancelled: future._isCancelled)
                 return
             }
         }
@@ -106,7 +106,7 @@ extension Future {
             return Future<[Value], Failure>(resolved: .success([]), fileID: fileID, line: line)
         }
         let lazy = futures.contains { $0._isLazyKind }
-        return DerivedFuture(lazy: lazy, upstreams: futures, fileID: fileID, line: line) { child in
+        return Future<[Value], Failure>(derivingFrom: futures, lazy: lazy, fileID: fileID, line: line) { child in
             let progress = AllProgress(count: futures.count)
             let advance: @Sendable () -> Void = {
                 switch progress.advance(over: futures) {
@@ -115,7 +115,7 @@ extension Future {
                 case .failed(let index):
                     let failed = futures[index]
                     child.resolve(with: failed._resolvedResult.unsafelyUnwrapped.map { [$0] },
-                                  sourceCancelled: failed.isCancelledWhileRunning)
+                                  sourceCancelled: failed._isCancelled)
                 case .succeeded:
                     child.resolve(with: .success(futures.map { $0._successValueUnchecked }))
                 }
@@ -142,11 +142,11 @@ extension Future {
     ) -> Future<Value, Failure> {
         precondition(!futures.isEmpty, "Future.first(of:) needs at least one future; it was given none")
         let lazy = futures.contains { $0._isLazyKind }
-        return DerivedFuture(lazy: lazy, upstreams: futures, fileID: fileID, line: line) { child in
+        return Future(derivingFrom: futures, lazy: lazy, fileID: fileID, line: line) { child in
             for future in futures {
                 future._onResolution { future in
                     child.resolve(
-                        with: future._result, sourceCancelled: future.isCancelledWhileRunning)
+                        with: future._result, sourceCancelled: future._isCancelled)
                 }
             }
         }

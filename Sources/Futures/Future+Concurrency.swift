@@ -14,7 +14,7 @@ extension Future {
     ///   its own terms.
     public func get() async throws(Failure) -> Value {
         if let result = _resolvedResult { return try result.get() }
-        _startWithoutBlocking()
+        startWithoutBlocking()
         let result = await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Value, Failure>, Never>) in
             _whenResolved { continuation.resume(returning: $0) }
         }

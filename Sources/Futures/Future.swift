@@ -19,91 +19,88 @@ public import Synchronization
 ///
 /// `Future` is the base class of ``BackgroundFuture`` and ``LazyFuture``; it is `public` but not
 /// `open`: the kinds of future are fixed by this library.
-public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
-    // @unchecked: `_outcome` is written once, by the one thread that moved the phase to
-    // `completing`, before it publishes `resolved` with a releasing store; it is read only after
-    // an acquiring load sees `resolved`. `_work` is touched only by the thread that moved the
-    // phase out of `pending`, or the one it handed the run to (the runner takes it; a canceller
-    // drops it).
+public class Future<Value: Sendable, Failure: Error>: _FutureCore, @unchecked Sendable {
+    // @unchecked: `_slot` is owned by the thread that moved the phase out of `pending` (the
+    // claimer, which takes the work out to run it, or a completer, which drops it) and then by
+    // the thread that wins `beginCompletion`, which writes the outcome before it publishes
+    // `resolved` with a releasing add; readers look at it only after an acquiring load sees
+    // `resolved` without `cancelled` (see `StateWord`). The rest is `_FutureCore`'s.
 
-    /// Phase, flags and creation site; see `StateWord`.
-    @usableFromInline let _state: Atomic<UInt64>
-    /// The work, until it is claimed or dropped.
+    /// The work until it runs, then the outcome.
     ///
-    /// Exclusivity is not checked at run time on this slot and on `_outcome`: the state word's
-    /// phases already give one thread at a time access to each (see above), and the dynamic check
-    /// cost about 230 instructions per lazy future, more than its claim, run and completion.
-    @exclusivity(unchecked) @usableFromInline final var _work: (@Sendable () throws(Failure) -> Value)?
-    /// The result, once the future is resolved; set once.
-    @exclusivity(unchecked) @usableFromInline final var _outcome: Outcome<Value, Failure>
+    /// Exclusivity is not checked at run time on this slot: the state word's phases already give
+    /// one thread at a time access to it (see above), and the dynamic check would cost more than
+    /// a lazy future's claim, run and completion together.
+    @exclusivity(unchecked) @usableFromInline final var _slot: FutureSlot<Value, Failure>
 
     // The path from creation to the first read of a lazy future — this initializer, the claim,
     // the run and the completion — is inlinable, like the read itself: across the module
-    // boundary, unspecialized generic code asks the runtime for the metadata of the result's
-    // type each time it touches the result (BENCHMARKS.md).
+    // boundary, unspecialized generic code asks the runtime for the metadata of the slot's type
+    // each time it touches the slot (BENCHMARKS.md).
 
-    /// - Parameter flags: `StateWord` flags to start with (`runsOnRead` for lazy work).
+    /// A pending future of `kind`, with `work` to run if it has work of its own.
     @inlinable
-    init(work: (@Sendable () throws(Failure) -> Value)?, fileID: StaticString, line: UInt, flags: UInt64 = 0) {
-        _state = Atomic(StateWord.initial(fileID: fileID, line: line) | flags)
-        _work = work
-        _outcome = .none
-    }
-
-    init(resolved result: Result<Value, Failure>, fileID: StaticString, line: UInt) {
-        _state = Atomic(StateWord.initial(fileID: fileID, line: line) | StateWord.resolved)
-        _outcome = Outcome(result)
-    }
-
-    deinit {
-        let word = _state.load(ordering: .acquiring)
-        if word & StateWord.callbacks != 0, StateWord.phase(word) != StateWord.resolved {
-            _discardParkedCallbacks()
+    init(
+        kind: FutureKind,
+        links: FutureLinks = .none,
+        work: (@Sendable () throws(Failure) -> Value)?,
+        fileID: StaticString,
+        line: UInt
+    ) {
+        if let work {
+            _slot = .work(work)
+        } else {
+            _slot = .empty
         }
+        super.init(state: .initial(kind: kind, fileID: fileID, line: line), links: links)
     }
 
-    // MARK: Kind hooks, overridden by the subclasses
-
-    /// The kind of future, for messages: "BackgroundFuture", "LazyFuture", "Future".
-    var _kindName: String { "Future" }
-
-    /// Called by a blocking reader that found the work unstarted: claim it, or park.
-    /// `waited` is how long this reader has already waited for it.
-    func _pendingBlockingRead(firstLook: Bool, waited: Duration) -> PendingReadAction {
-        .park(recheckAfter: nil)
+    /// A future resolved with `result` from the start.
+    init(resolved result: Result<Value, Failure>, fileID: StaticString, line: UInt) {
+        _slot = FutureSlot(result)
+        var state = StateWord.initial(kind: .promise, fileID: fileID, line: line)
+        state.phase = .resolved
+        super.init(state: state, links: .none)
     }
 
-    /// Called by a reader that must not run the work on its own thread (a timed or async read).
-    func _startWithoutBlocking() {}
-
-    /// Whether nothing runs until someone reads: lazy futures and what is derived from them.
-    var _isLazyKind: Bool { false }
-
-    /// The futures a derived future waits on (connecting a lazy one first); `nil` for a
-    /// future with work of its own.
-    func _upstreamsForDemand(withoutBlocking: Bool) -> [any FutureNode]? { nil }
-
-    /// Called when unstarted work is dropped because the future was resolved another way.
-    @usableFromInline
-    func _didDropUnstartedWork() {}
+    override final func _runClaimedWorkErased() {
+        _ = _runClaimedWork()
+    }
 
     // MARK: Reading
 
     /// The result if the future is resolved; never blocks, never starts work.
     @inlinable
     final var _resolvedResult: Result<Value, Failure>? {
-        guard StateWord.phase(_state.load(ordering: .acquiring)) == StateWord.resolved else { return nil }
-        return _outcome.result
+        let raw = _state.load(ordering: .acquiring)
+        if raw & (StateWord.phaseMask | StateWord.cancelledBit) == StateWord.resolvedWithValue {
+            switch _slot {
+            case .success(let value): return .success(value)
+            case .failure(let error): return .failure(error)
+            case .empty, .work: break
+            }
+        }
+        return raw & StateWord.phaseMask == StateWord.Phase.resolved.rawValue ? _cancellationResult : nil
+    }
+
+    /// The result of a future resolved by cancellation, which only a future whose `Failure` is
+    /// `any Error` can be: its slot says nothing (a cancelled running future's slot belongs to
+    /// the runner), the `cancelled` bit says it all.
+    @usableFromInline
+    final var _cancellationResult: Result<Value, Failure> {
+        guard let error = CancellationError() as any Error as? Failure else {
+            preconditionFailure("\(_description) was resolved by cancellation, which its error type cannot hold")
+        }
+        return .failure(error)
     }
 
     /// The result of a future known to be resolved.
     @inlinable
     final var _result: Result<Value, Failure> {
-        switch _outcome {
-        case .success(let value): .success(value)
-        case .failure(let error): .failure(error)
-        case .none: preconditionFailure("the result of a future was read before it resolved")
+        guard let result = _resolvedResult else {
+            preconditionFailure("the result of a future was read before it resolved")
         }
+        return result
     }
 
     /// Whether the future is resolved. Never blocks and never starts work.
@@ -112,27 +109,7 @@ public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
     /// if table.isResolved { print("already built") }
     /// ```
     @inlinable
-    public final var isResolved: Bool {
-        StateWord.phase(_state.load(ordering: .acquiring)) == StateWord.resolved
-    }
-
-    /// The result of a future that was not resolved at the first look. Unstarted work that this
-    /// reader takes at once — a lazy future's, or queued background work when the `Scheduler`'s
-    /// rule says so — runs here, on this thread, in code the client specializes; anything else
-    /// waits (and claims work as its kind allows) in `_waitForResult()`.
-    @inlinable
-    final func _resultAfterRunningOrWaiting() -> Result<Value, Failure> {
-        let word = _state.load(ordering: .relaxed)
-        if StateWord.phase(word) == StateWord.pending {
-            if word & StateWord.runsOnRead != 0 {
-                if _claim() { return _runClaimedWorkForResult(isRunner: false) }
-            } else if word & StateWord.readerMayClaim != 0, Scheduler.readerShouldClaimAtOnce(), _claim() {
-                Scheduler.didDequeue()
-                return Scheduler.runCounted { _runClaimedWorkForResult(isRunner: true) }
-            }
-        }
-        return _waitForResult()
-    }
+    public final var isResolved: Bool { _isResolved }
 
     /// The result if the future is resolved, otherwise `nil`. Never blocks and never starts work.
     ///
@@ -191,32 +168,17 @@ public class Future<Value: Sendable, Failure: Error>: @unchecked Sendable {
     @available(*, noasync, message: "a blocking read can starve Swift's cooperative pool; use 'await future.get()'")
     public func result(timeout: Duration) -> Result<Value, Failure>? {
         if let result = _resolvedResult { return result }
-        _startWithoutBlocking()
-        return _waitForResult(timeout: timeout)
-    }
-
-    /// A description of the creation site, for messages.
-    package var _creationSite: String {
-        let word = _state.load(ordering: .relaxed)
-        return CreationSite.describe(number: StateWord.fileNumber(word), line: StateWord.line(word))
+        startWithoutBlocking()
+        return waitUntilResolved(deadline: .now + timeout) ? _result : nil
     }
 
     /// "LazyFuture<Int>" or "BackgroundFuture<Data, any Error>", for messages.
-    package var _typeDescription: String {
-        if Failure.self == Never.self { return "\(_kindName)<\(Value.self)>" }
+    override var _typeDescription: String {
+        let kind = _kind.className
+        if Failure.self == Never.self { return "\(kind)<\(Value.self)>" }
         // The runtime spells the existential `Error`; Swift 6 source spells it `any Error`.
         let failure = Failure.self == (any Error).self ? "any Error" : "\(Failure.self)"
-        return "\(_kindName)<\(Value.self), \(failure)>"
-    }
-
-    /// "pending", "running" or "resolved", for debugger descriptions. Never blocks and never
-    /// starts work; a future being completed counts as running.
-    package var _phaseName: String {
-        switch StateWord.phase(_state.load(ordering: .acquiring)) {
-        case StateWord.pending: "pending"
-        case StateWord.resolved: "resolved"
-        default: "running"
-        }
+        return "\(kind)<\(Value.self), \(failure)>"
     }
 }
 

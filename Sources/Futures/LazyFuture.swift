@@ -31,24 +31,6 @@ public final class LazyFuture<Value: Sendable, Failure: Error>: Future<Value, Fa
         line: UInt = #line,
         _ work: @escaping @Sendable () throws(Failure) -> Value
     ) {
-        super.init(work: work, fileID: fileID, line: line, flags: StateWord.runsOnRead)
-    }
-
-    override var _kindName: String { "LazyFuture" }
-
-    override var _isLazyKind: Bool { true }
-
-    override func _pendingBlockingRead(firstLook: Bool, waited: Duration) -> PendingReadAction {
-        _claimAndRun(isRunner: false)
-        return .claimed
-    }
-
-    /// Queues a job that runs the work unless a reader has claimed it by then; a blocking
-    /// reader that arrives first still runs it on its own thread.
-    override func _startWithoutBlocking() {
-        guard StateWord.phase(_state.load(ordering: .acquiring)) == StateWord.pending else { return }
-        ExecutionContext.global().execute { [self] in
-            _ = Scheduler.runCounted { _claimAndRun(isRunner: true) }
-        }
+        super.init(kind: .lazy, work: work, fileID: fileID, line: line)
     }
 }

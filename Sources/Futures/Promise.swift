@@ -22,7 +22,7 @@ public struct Promise<Value: Sendable, Failure: Error>: Sendable {
     /// let ready = Promise<Void, Never>()
     /// ```
     public init(fileID: StaticString = #fileID, line: UInt = #line) {
-        future = Future(work: nil, fileID: fileID, line: line)
+        future = Future(kind: .promise, work: nil, fileID: fileID, line: line)
     }
 
     /// Resolves the future with `value`.

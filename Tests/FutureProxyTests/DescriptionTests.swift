@@ -39,7 +39,7 @@ struct DescriptionTests {
     @Test("debugDescription of an uncompleted promise does not block")
     func debugDescriptionOfPromise() {
         let promise = Promise<String, LoadError>()
-        #expect(promise.future.debugDescription.hasPrefix("Future<String, LoadError>(pending, created at "))
+        #expect(promise.future.debugDescription.hasPrefix("Future<String, LoadError>(pending, promise, created at "))
         promise.fail(.missing)
         #expect(
             promise.future.debugDescription == "Future<String, LoadError>(failed: FutureProxyTests.LoadError.missing)")

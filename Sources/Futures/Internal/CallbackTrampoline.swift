@@ -1,55 +1,45 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+/// A callback waiting for a future to resolve: it receives the resolved future.
+typealias ParkedCallback = @Sendable (_FutureCore) -> Void
 
-/// Runs resolution callbacks iteratively, so that long chains never deepen the stack.
+/// Runs resolution callbacks iteratively, in the order they were handed over, so that long
+/// chains never deepen the stack.
 ///
 /// Resolving a future runs its callbacks; a callback may resolve a derived future, whose
 /// callbacks would run one frame deeper, and so on down a chain of 10,000 maps. Instead, the
-/// outermost resolution on a thread drains a queue, and resolutions inside it only append.
-/// A blocking read made inside a callback drains the queue before it parks, so work queued
+/// outermost delivery on a thread runs a queue, and deliveries made while it runs only append
+/// to it. A blocking read made inside a callback runs the queue before it parks, so work queued
 /// behind the reader cannot be what the reader waits for.
+///
+/// The queue also gives Promises/A+ 2.2.6's order: the callbacks registered on a future before it
+/// resolves are handed over as one batch, in registration order; a callback registered from inside
+/// one of them, on a future that is already resolved, is queued behind the rest of that batch
+/// instead of running at once in the middle of it.
 enum CallbackTrampoline {
-    typealias Batch = [(AnyObject, [ParkedCallback])]
-
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "Futures could not create its thread-local key (error \(status))")
-        return key
-    }()
-
-    /// Runs `callbacks` with `object`, or queues them if this thread is already draining.
-    static func deliver(_ callbacks: [ParkedCallback], to object: AnyObject) {
-        if let queue = pthread_getspecific(key) {
-            queue.assumingMemoryBound(to: Batch.self).pointee.append((object, callbacks))
-            return
-        }
-        var queue: Batch = [(object, callbacks)]
-        withUnsafeMutablePointer(to: &queue) { pointer in
-            pthread_setspecific(key, pointer)
-            defer { pthread_setspecific(key, nil) }
-            drain(pointer)
-        }
+    /// Runs `callbacks` with `future`, or queues them if this thread is already running callbacks.
+    static func deliver(_ callbacks: [ParkedCallback], to future: _FutureCore) {
+        let state = ThreadState.current
+        state.pendingCallbacks.append((future, callbacks))
+        guard !state.isRunningCallbacks else { return }
+        state.isRunningCallbacks = true
+        defer { state.isRunningCallbacks = false }
+        runPending(state)
     }
 
-    /// Runs whatever this thread has queued, if it is draining.
-    static func drainQueued() {
-        guard let queue = pthread_getspecific(key) else { return }
-        drain(queue.assumingMemoryBound(to: Batch.self))
+    /// Runs whatever this thread has queued, if it is running callbacks.
+    static func runQueued() {
+        guard let state = ThreadState.existing, state.isRunningCallbacks else { return }
+        runPending(state)
     }
 
-    private static func drain(_ queue: UnsafeMutablePointer<Batch>) {
-        while !queue.pointee.isEmpty {
-            let batch = queue.pointee
-            queue.pointee = []
-            for (object, callbacks) in batch {
-                for callback in callbacks { callback(object) }
-            }
+    /// Runs the queue from its head until it is empty. A nested call (a blocking read inside a
+    /// callback) goes on from the same head, so that no callback runs twice.
+    private static func runPending(_ state: ThreadState) {
+        while state.pendingCallbacksHead < state.pendingCallbacks.count {
+            let (future, callbacks) = state.pendingCallbacks[state.pendingCallbacksHead]
+            state.pendingCallbacksHead += 1
+            for callback in callbacks { callback(future) }
         }
+        state.pendingCallbacks.removeAll(keepingCapacity: true)
+        state.pendingCallbacksHead = 0
     }
 }

@@ -6,8 +6,9 @@ import Foundation
 /// ThreadSanitizer does not see `Mutex`'s futex-based synchronization and reports races on
 /// every value it guards (verified with a two-line program on Swift 6.3.1), which would hide
 /// real races among false ones.
-final class LockedBox<Value>: @unchecked Sendable {
-    // @unchecked: `value` is read and written only inside `withLock`, while `lock` is held.
+final class LockedBox<Value: Sendable>: @unchecked Sendable {
+    // @unchecked: `value` is read and written only inside `withLock`, while `lock` is held, and
+    // `Value` is `Sendable`, so what leaves the lock may cross threads.
     private let lock = NSLock()
     private var value: Value
 

@@ -1,38 +1,46 @@
 import Foundation
 
-/// A callback waiting in the parking lot: it receives the resolved future it was registered on.
-typealias ParkedCallback = @Sendable (AnyObject) -> Void
-
-/// A striped table of `NSCondition`s shared by all futures, and the callbacks of pending futures.
+/// A striped table of `NSCondition`s shared by all futures, and what pending futures keep beside
+/// their state word: registered callbacks, and a derived future's links.
 ///
 /// A future has no lock of its own: reading a resolved future is one acquiring load, and only
-/// threads that must wait (or register a callback before resolution) come here. Each future
-/// maps to one stripe by its address; a stripe's lock guards that stripe's callback table and
-/// is the lock its condition waits with. Futures that share a stripe may wake each other
-/// spuriously, which the waiting loops tolerate.
+/// threads that must wait, register a callback before resolution, or follow a derived future's
+/// links come here. Each future maps to one stripe by its address; a stripe's lock guards that
+/// stripe's callback table and the links of the derived futures that map to it, and is the lock
+/// its condition waits with. Futures that share a stripe may wake each other spuriously, which the
+/// waiting loops tolerate.
 ///
-/// The no-lost-wakeup argument: a waiter sets the future's `waiters` bit by compare-and-swap
+/// The no-lost-wakeup argument: a waiter sets the future's `waiters` bit (`StateWord.addWaiter()`)
 /// while holding the stripe lock and waits without releasing it in between; the resolver
 /// publishes `resolved` first and then, seeing the bit, takes the same lock to broadcast. So
-/// either the waiter's swap fails (it sees `resolved`) or the broadcast comes after its wait
-/// began. Callbacks use the same argument with the `callbacks` bit.
-final class ParkingLot: @unchecked Sendable {
-    // @unchecked: each stripe's `callbacks` is read and written only while its `condition` is locked.
+/// either the waiter's transition sees `resolved` (and it does not wait) or the broadcast comes
+/// after its wait began. Callbacks use the same argument with the `callbacks` bit.
+enum ParkingLot {
     final class Stripe: @unchecked Sendable {
+        // @unchecked: `callbacks`, and the `DerivedLinks` of the futures of this stripe, are read
+        // and written only while `condition` is locked.
         let condition = NSCondition()
         var callbacks: [ObjectIdentifier: [ParkedCallback]] = [:]
+
+        /// Runs `body` holding this stripe's lock.
+        func withLock<R>(_ body: () throws -> R) rethrows -> R {
+            condition.lock()
+            defer { condition.unlock() }
+            return try body()
+        }
     }
 
-    static let shared = ParkingLot(stripeCount: 64)
+    /// The number of stripes is `1 << stripeBits`.
+    static let stripeBits = 6
+    static let stripeCount = 1 << stripeBits
 
-    private let stripes: [Stripe]
+    private static let stripes: [Stripe] = (0..<stripeCount).map { _ in Stripe() }
 
-    init(stripeCount: Int) {
-        stripes = (0..<stripeCount).map { _ in Stripe() }
-    }
-
-    func stripe(for object: AnyObject) -> Stripe {
-        let address = UInt(bitPattern: ObjectIdentifier(object).hashValue)
-        return stripes[Int((address >> 4) % UInt(stripes.count))]
+    /// The stripe of `object`: its address, spread by a Fibonacci hash (heap addresses share
+    /// their low bits, so taking them directly would crowd a few stripes).
+    static func stripe(for object: AnyObject) -> Stripe {
+        let address = UInt64(UInt(bitPattern: ObjectIdentifier(object)))
+        let index = Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - stripeBits))
+        return stripes[index]
     }
 }

@@ -1,44 +1,203 @@
-/// The bit layout of a future's atomic state word.
+public import Synchronization
+
+/// A future's state as one 64-bit word: the phase, three flags, the kind, and the creation site.
 ///
 /// ```
 /// bits 0-1   phase: pending, running, completing, resolved
-/// bit  2     a thread is (or was) parked waiting in the parking lot
-/// bit  3     callbacks are registered in the parking lot
-/// bit  4     cancelled: the future was resolved by `cancel()`
-/// bit  5     pinned: the work must run on its own context; readers never claim it
-/// bit  6     runs on read: a blocking reader that finds the work unstarted runs it at once
-/// bit  7     reader may claim: a blocking reader may run the queued work itself, by the
-///            `Scheduler`'s rule (background work that is not pinned)
+/// bit  2     waiters: a thread is (or was) parked on the future in the parking lot
+/// bit  3     callbacks: callbacks are registered for the future in the parking lot
+/// bit  4     cancelled: the future was resolved by cancellation
+/// bits 5-7   kind (`FutureKind`)
 /// bits 8-31  the creation file's number in `CreationSite`'s table (0: unknown)
 /// bits 32-63 the creation line
 /// ```
-/// The creation site lives here so that it costs a future no field of its own.
-/// Every transition is a compare-and-swap that keeps the flags and the site; the phase only
-/// moves forward. `completing` gives the one thread that won the right to resolve exclusive
-/// access to the result slot until it publishes `resolved` with a releasing store.
+///
+/// The word lives in `_FutureCore._state`, an `Atomic<UInt64>`. Every change is one of the
+/// transitions below, applied with `Atomic.transition(_:)`, a compare-and-swap loop; the one
+/// exception is `publishResolved`, a single add. Transitions are plain value code, so that each
+/// can be tested without threads (`StateWordTests`).
+///
+/// The phase only moves forward, and whoever moves it out of `pending` owns the future's slot
+/// (`Future._slot`): the claimer runs the work it holds, a completer writes the outcome. A
+/// runner that wins `beginCompletion` writes the outcome in `completing`, then publishes
+/// `resolved` with a releasing add. A cancellation of running work resolves the future without
+/// touching the slot, which the runner still owns: the `cancelled` bit alone says what the result
+/// is.
 @usableFromInline
-enum StateWord {
-    @inlinable static var phaseMask: UInt64 { 0b11 }
-    @inlinable static var pending: UInt64 { 0 }
-    @inlinable static var running: UInt64 { 1 }
-    @inlinable static var completing: UInt64 { 2 }
-    @inlinable static var resolved: UInt64 { 3 }
-    @inlinable static var waiters: UInt64 { 1 << 2 }
-    @inlinable static var callbacks: UInt64 { 1 << 3 }
-    @inlinable static var cancelled: UInt64 { 1 << 4 }
-    @inlinable static var pinned: UInt64 { 1 << 5 }
-    @inlinable static var runsOnRead: UInt64 { 1 << 6 }
-    @inlinable static var readerMayClaim: UInt64 { 1 << 7 }
+struct StateWord: Equatable, Sendable {
+    @usableFromInline var raw: UInt64
 
+    @inlinable init(raw: UInt64) { self.raw = raw }
+
+    /// A pending word for a future of `kind` made at `fileID`:`line`.
     @inlinable
-    static func initial(fileID: StaticString, line: UInt) -> UInt64 {
-        UInt64(truncatingIfNeeded: min(line, UInt(UInt32.max))) << 32 | CreationSite.number(of: fileID) << 8
+    static func initial(kind: FutureKind, fileID: StaticString, line: UInt) -> StateWord {
+        StateWord(
+            raw: UInt64(truncatingIfNeeded: min(line, UInt(UInt32.max))) << 32
+                | CreationSite.number(of: fileID) << 8
+                | UInt64(kind.rawValue) << Self.kindShift)
+    }
+
+    // MARK: Layout
+
+    @inlinable static var phaseMask: UInt64 { 0b11 }
+    @inlinable static var waitersBit: UInt64 { 1 << 2 }
+    @inlinable static var callbacksBit: UInt64 { 1 << 3 }
+    @inlinable static var cancelledBit: UInt64 { 1 << 4 }
+    @inlinable static var kindShift: UInt64 { 5 }
+    @inlinable static var kindMask: UInt64 { 0b111 << kindShift }
+
+    /// What a resolved, not cancelled word has under `phaseMask | cancelledBit`: the test of the
+    /// read path, one mask and one compare.
+    @inlinable static var resolvedWithValue: UInt64 { Phase.resolved.rawValue }
+
+    /// Added to a `completing` word to make it `resolved`, keeping every flag.
+    @inlinable static var publishIncrement: UInt64 { Phase.resolved.rawValue - Phase.completing.rawValue }
+
+    // MARK: Fields
+
+    @usableFromInline
+    enum Phase: UInt64, Sendable {
+        /// Not started (work), not completed (promise), or waiting on sources (derived).
+        case pending = 0
+        /// A thread claimed the work and runs it.
+        case running = 1
+        /// One thread won the right to resolve and is writing the outcome.
+        case completing = 2
+        /// The outcome is readable; nothing changes any more but the flags.
+        case resolved = 3
     }
 
     @inlinable
-    static func phase(_ word: UInt64) -> UInt64 { word & phaseMask }
+    var phase: Phase {
+        get {
+            switch raw & Self.phaseMask {
+            case 0: .pending
+            case 1: .running
+            case 2: .completing
+            default: .resolved
+            }
+        }
+        set { raw = raw & ~Self.phaseMask | newValue.rawValue }
+    }
 
-    static func line(_ word: UInt64) -> UInt { UInt(word >> 32) }
+    @inlinable
+    var kind: FutureKind {
+        FutureKind(rawValue: UInt8(truncatingIfNeeded: (raw & Self.kindMask) >> Self.kindShift)) ?? .promise
+    }
 
-    static func fileNumber(_ word: UInt64) -> UInt64 { (word >> 8) & 0xFF_FFFF }
+    @inlinable var isResolved: Bool { raw & Self.phaseMask == Phase.resolved.rawValue }
+    @inlinable var hasWaiters: Bool { raw & Self.waitersBit != 0 }
+    @inlinable var hasCallbacks: Bool { raw & Self.callbacksBit != 0 }
+    @inlinable var isCancelled: Bool { raw & Self.cancelledBit != 0 }
+
+    var line: UInt { UInt(raw >> 32) }
+    var fileNumber: UInt64 { (raw >> 8) & 0xFF_FFFF }
+
+    // MARK: Transitions
+
+    /// The outcome of `claim()`.
+    @usableFromInline
+    enum ClaimOutcome: Equatable, Sendable {
+        /// This thread moved the phase to `running`: it owns the work and must run it.
+        case won
+        /// Another thread runs the work, or is resolving the future.
+        case taken
+        /// The future is resolved.
+        case resolved
+    }
+
+    /// `pending → running`, for the thread that will run the work.
+    @inlinable
+    mutating func claim() -> ClaimOutcome {
+        switch phase {
+        case .pending:
+            phase = .running
+            return .won
+        case .running, .completing:
+            return .taken
+        case .resolved:
+            return .resolved
+        }
+    }
+
+    /// The outcome of `beginCompletion(cancelling:)`.
+    @usableFromInline
+    enum CompletionOutcome: Equatable, Sendable {
+        /// This thread may resolve the future. `fromPending`: the work never started, so this
+        /// thread owns the slot and must drop the work in it. `ownsSlot`: it writes the outcome
+        /// into the slot (every completion but the cancellation of running work).
+        case won(fromPending: Bool, ownsSlot: Bool)
+        /// The future is resolved, or being resolved, by someone else.
+        case lost
+    }
+
+    /// `pending | running → completing`, for the one thread that resolves the future. A
+    /// cancelling completion also sets `cancelled`.
+    @inlinable
+    mutating func beginCompletion(cancelling: Bool) -> CompletionOutcome {
+        let from = phase
+        switch from {
+        case .pending, .running:
+            phase = .completing
+            if cancelling { raw |= Self.cancelledBit }
+            return .won(fromPending: from == .pending, ownsSlot: from == .pending || !cancelling)
+        case .completing, .resolved:
+            return .lost
+        }
+    }
+
+    /// The outcome of `addWaiter()` and `addCallbacks()`.
+    @usableFromInline
+    enum RegistrationOutcome: Equatable, Sendable {
+        /// The flag is set: a resolution from now on will take the stripe's lock and see it.
+        case registered
+        /// The future is resolved: there is nothing to wait for.
+        case resolved
+    }
+
+    /// Sets `waiters`, unless the future is resolved. Made while holding the stripe's lock.
+    @inlinable
+    mutating func addWaiter() -> RegistrationOutcome {
+        if isResolved { return .resolved }
+        raw |= Self.waitersBit
+        return .registered
+    }
+
+    /// Sets `callbacks`, unless the future is resolved. Made while holding the stripe's lock.
+    @inlinable
+    mutating func addCallbacks() -> RegistrationOutcome {
+        if isResolved { return .resolved }
+        raw |= Self.callbacksBit
+        return .registered
+    }
+
+    /// `completing → resolved`, as a plain value operation (the atomic form is one add of
+    /// `publishIncrement`); for tests of the sequence.
+    mutating func publishResolved() {
+        precondition(phase == .completing, "only a completing future can be published as resolved")
+        raw &+= Self.publishIncrement
+    }
+}
+
+extension Atomic where Value == UInt64 {
+    /// Applies `transition` to the state word atomically: loads the word, lets `transition`
+    /// change a copy, and stores it with a compare-and-swap, again from the new word if another
+    /// thread changed it meanwhile. A transition that changes nothing stores nothing.
+    ///
+    /// Both the load and the swap acquire and release, so that a thread that wins a transition
+    /// sees everything the threads before it published.
+    @inlinable
+    func transition<Outcome>(_ transition: (inout StateWord) -> Outcome) -> Outcome {
+        var current = load(ordering: .acquiring)
+        while true {
+            var word = StateWord(raw: current)
+            let outcome = transition(&word)
+            if word.raw == current { return outcome }
+            let (exchanged, original) = compareExchange(
+                expected: current, desired: word.raw, ordering: .acquiringAndReleasing)
+            if exchanged { return outcome }
+            current = original
+        }
+    }
 }

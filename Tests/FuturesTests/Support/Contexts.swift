@@ -31,53 +31,60 @@ final class HeldContext: Sendable {
 
 /// An execution context backed by exactly `threadCount` dedicated threads that take work in
 /// the order it was given.
-final class ThreadPoolContext: @unchecked Sendable {
-    // @unchecked: `queue` and `isStopping` are read and written only while `condition` is
-    // locked; `stopped` is a semaphore.
+///
+/// The context is made once and kept, as a program should keep its contexts: each context has
+/// its own scheduling counters, so futures given to one context share its reader rule.
+final class ThreadPoolContext: Sendable {
     let threadCount: Int
-    private let condition = NSCondition()
-    private var queue: [@Sendable () -> Void] = []
-    private var isStopping = false
+    let context: ExecutionContext
+    private let jobs = JobQueue()
     private let stopped = DispatchSemaphore(value: 0)
 
     init(threadCount: Int) {
         self.threadCount = threadCount
+        context = ExecutionContext { [jobs] work in jobs.append(work) }
         for _ in 0..<threadCount {
-            let thread = Thread { [self] in loop() }
+            let thread = Thread { [jobs, stopped] in
+                while let job = jobs.next() { job() }
+                stopped.signal()
+            }
             thread.start()
-        }
-    }
-
-    var context: ExecutionContext {
-        ExecutionContext { [self] work in
-            condition.lock()
-            queue.append(work)
-            condition.signal()
-            condition.unlock()
         }
     }
 
     /// Lets the threads finish the work already given, then ends them and waits for them.
     func stop() {
-        condition.lock()
-        isStopping = true
-        condition.broadcast()
-        condition.unlock()
+        jobs.stop()
         for _ in 0..<threadCount { stopped.wait() }
     }
 
-    private func loop() {
-        while true {
+    /// The jobs given to the context, in order, and whether its threads should stop.
+    private final class JobQueue: @unchecked Sendable {
+        // @unchecked: `queue` and `isStopping` are read and written only while `condition` is locked.
+        private let condition = NSCondition()
+        private var queue: [@Sendable () -> Void] = []
+        private var isStopping = false
+
+        func append(_ work: @escaping @Sendable () -> Void) {
             condition.lock()
-            while queue.isEmpty && !isStopping { condition.wait() }
-            if queue.isEmpty {
-                condition.unlock()
-                stopped.signal()
-                return
-            }
-            let job = queue.removeFirst()
+            queue.append(work)
+            condition.signal()
             condition.unlock()
-            job()
+        }
+
+        /// The next job, waiting for one; `nil` once stopping and empty.
+        func next() -> (@Sendable () -> Void)? {
+            condition.lock()
+            defer { condition.unlock() }
+            while queue.isEmpty && !isStopping { condition.wait() }
+            return queue.isEmpty ? nil : queue.removeFirst()
+        }
+
+        func stop() {
+            condition.lock()
+            isStopping = true
+            condition.broadcast()
+            condition.unlock()
         }
     }
 }

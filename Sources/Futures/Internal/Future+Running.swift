@@ -1,0 +1,84 @@
+public import Synchronization
+
+extension Future {
+    /// The result of a future that was not resolved at the first look.
+    ///
+    /// Unstarted work that this reader takes at once — a lazy future's, or queued background work
+    /// when its context's rule allows — runs here, on this thread, in code the client specializes
+    /// for its types. Anything else waits in `_waitUntilResolved()`, the non-generic slow path,
+    /// which claims work as the future's kind allows.
+    @inlinable
+    final func _resultAfterRunningOrWaiting() -> Result<Value, Failure> {
+        let word = StateWord(raw: _state.load(ordering: .relaxed))
+        if word.phase == .pending {
+            switch word.kind {
+            case .lazy:
+                if _claim() { return _runClaimedWork() }
+            case .background:
+                if case .context(let scheduler) = _links, scheduler.readerShouldClaimAtOnce(), _claim() {
+                    return scheduler.runCounted { _runClaimedWork() }
+                }
+            case .promise, .pinned, .derived, .lazyDerived:
+                break
+            }
+        }
+        _waitUntilResolved()
+        return _result
+    }
+
+    /// Runs the work this thread claimed, on this thread, and resolves the future with its
+    /// outcome.
+    ///
+    /// - Returns: The future's result: the work's outcome, or the cancellation that resolved
+    ///   the future while the work ran.
+    @inlinable
+    final func _runClaimedWork() -> Result<Value, Failure> {
+        // The work's closure, and all it captured, is released when `_runWork` returns, before
+        // the future resolves: a reader that wakes can rely on it being gone.
+        let result = _runWork()
+        if _complete(with: result) { return result }
+        _waitUntilResolved()
+        return _result
+    }
+
+    /// Takes the work out of the slot and runs it with this future on the thread's chain.
+    @inlinable
+    final func _runWork() -> Result<Value, Failure> {
+        var slot = FutureSlot<Value, Failure>.empty
+        swap(&slot, &_slot)
+        guard case .work(let body) = consume slot else { _missingWork() }
+        return CurrentWork.run(self) {
+            do throws(Failure) {
+                return .success(try body())
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    @usableFromInline
+    final func _missingWork() -> Never {
+        preconditionFailure("\(_description) created at \(_creationSite) has no work to run")
+    }
+
+    /// Resolves the future with `result` unless it is already resolved or being resolved.
+    ///
+    /// A `cancelling` completion resolves the future with `CancellationError` (only a future
+    /// whose `Failure` is `any Error` is ever cancelled) and leaves the slot to its runner, if the
+    /// work is running.
+    ///
+    /// - Returns: `true` if this call resolved it.
+    @inlinable
+    @discardableResult
+    final func _complete(with result: Result<Value, Failure>, cancelling: Bool = false) -> Bool {
+        switch _state.transition({ $0.beginCompletion(cancelling: cancelling) }) {
+        case .lost:
+            return false
+        case .won(_, let ownsSlot):
+            // From `pending` this drops the unstarted work (a queued entry then finds it gone).
+            if ownsSlot { _slot = cancelling ? .empty : FutureSlot(result) }
+            _publishResolution()
+            return true
+        }
+    }
+}

@@ -1,0 +1,94 @@
+/// What a blocking reader does next about a future it found unresolved.
+enum DemandOutcome: Equatable {
+    /// The reader ran work, or someone else took it meanwhile: look at the future again.
+    case lookAgain
+    /// Park, looking again after the interval (or only when woken, if `nil`).
+    case park(recheckAfter: Duration?)
+}
+
+extension _FutureCore {
+    /// The one place where a future's kind decides what a blocking reader may do: run the work
+    /// itself, follow a derived future's links to its sources, or wait.
+    ///
+    /// - A lazy future's work is run by the reader, on its thread.
+    /// - A background future's queued work is run by the reader when its context's rule allows
+    ///   it (`ContextScheduler`: always from inside future work, so that nested waits never
+    ///   starve; at top level when that keeps the runners within the cores); otherwise the reader
+    ///   parks and looks again after `ContextScheduler.recheckInterval`.
+    /// - A pinned future's work runs only on its context, and a promise has no work: the reader
+    ///   waits.
+    /// - A derived future has no work: the reader walks up to the futures with work and demands
+    ///   each of them, connecting lazy derived futures on the way.
+    ///
+    /// `waited` is how long the reader has already waited for this future.
+    final func demand(firstLook: Bool, waited: Duration) -> DemandOutcome {
+        let word = _word
+        switch word.phase {
+        case .resolved:
+            return .lookAgain
+        case .running, .completing:
+            trapIfRecursive(word)
+            return .park(recheckAfter: nil)
+        case .pending:
+            break
+        }
+        switch word.kind {
+        case .lazy:
+            if _claim() { _runClaimedWorkErased() }
+            return .lookAgain
+        case .background:
+            guard case .context(let scheduler) = _links else { return .park(recheckAfter: nil) }
+            let mayClaim =
+                firstLook ? scheduler.readerShouldClaimAtOnce() : scheduler.readerShouldClaim(afterWaiting: waited)
+            guard mayClaim else { return .park(recheckAfter: ContextScheduler.recheckInterval) }
+            if _claim() { scheduler.runCounted { _runClaimedWorkErased() } }
+            return .lookAgain
+        case .pinned, .promise:
+            return .park(recheckAfter: nil)
+        case .derived, .lazyDerived:
+            var ranWork = false
+            var recheck: Duration?
+            walkUpstream(from: self, withoutBlocking: false, stop: { _isResolved }) { root in
+                switch root.demand(firstLook: firstLook, waited: waited) {
+                case .lookAgain:
+                    ranWork = true
+                case .park(let interval?):
+                    recheck = min(recheck ?? interval, interval)
+                case .park(nil):
+                    break
+                }
+            }
+            return ranWork ? .lookAgain : .park(recheckAfter: recheck)
+        }
+    }
+
+    /// Starts the future's work without running it on this thread, for readers that must not
+    /// block: `get()` and `result(timeout:)`.
+    ///
+    /// Lazy work is queued on the global context, where it runs unless a blocking reader claims
+    /// it first; a derived future starts its sources so. Background, pinned and promise futures
+    /// need nothing.
+    final func startWithoutBlocking() {
+        let word = _word
+        guard word.phase == .pending else { return }
+        switch word.kind {
+        case .lazy:
+            ExecutionContext.global().scheduler.submit(
+                .future(self) { future in
+                    if future._claim() { future._runClaimedWorkErased() }
+                })
+        case .derived, .lazyDerived:
+            walkUpstream(from: self, withoutBlocking: true) { $0.startWithoutBlocking() }
+        case .background, .pinned, .promise:
+            break
+        }
+    }
+
+    /// Traps if this thread is running this future's work: waiting for it would never end.
+    final func trapIfRecursive(_ word: StateWord) {
+        guard word.phase == .running, CurrentWork.contains(self) else { return }
+        misuse(
+            "\(_description) created at \(_creationSite) was read from inside its own work, "
+                + "which would wait forever; read it after its work returns, or split the work")
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+extension _FutureCore {
+    /// Waits until the future resolves, running or claiming work as its kind allows
+    /// (`demand(firstLook:waited:)`).
+    @usableFromInline
+    final func _waitUntilResolved() {
+        var start: ContinuousClock.Instant?
+        var firstLook = true
+        var spun = false
+        while true {
+            let word = _word
+            switch word.phase {
+            case .resolved:
+                return
+            case .pending:
+                let waited = start.map { ContinuousClock.now - $0 } ?? .zero
+                switch demand(firstLook: firstLook, waited: waited) {
+                case .lookAgain:
+                    continue
+                case .park(let interval):
+                    if firstLook {
+                        firstLook = false
+                        start = ContinuousClock.now
+                    }
+                    CallbackTrampoline.runQueued()
+                    if _isResolved { continue }
+                    park(until: interval.map { ContinuousClock.now + $0 })
+                }
+            case .running, .completing:
+                trapIfRecursive(word)
+                CallbackTrampoline.runQueued()
+                if _isResolved { continue }
+                if !spun {
+                    spun = true
+                    if spinUntilResolved() { continue }
+                }
+                park(until: nil)
+            }
+        }
+    }
+
+    /// Waits until the future resolves or `deadline` passes; returns whether it resolved.
+    /// Never runs work on this thread.
+    final func waitUntilResolved(deadline: ContinuousClock.Instant) -> Bool {
+        while true {
+            let word = _word
+            if word.isResolved { return true }
+            if ContinuousClock.now >= deadline { return false }
+            trapIfRecursive(word)
+            CallbackTrampoline.runQueued()
+            if _isResolved { continue }
+            park(until: deadline)
+        }
+    }
+
+    /// Watches a future whose work runs on another thread for a moment before parking: short
+    /// work (the common case for a future read right after it was made) then resolves without
+    /// this thread sleeping and being woken, the dearest step of a hand-off. Returns whether the
+    /// future resolved meanwhile. Never on a single core, where the runner needs this one.
+    private func spinUntilResolved() -> Bool {
+        guard ContextScheduler.cores > 1 else { return false }
+        for _ in 0..<Self.spinLooks where _isResolved { return true }
+        return false
+    }
+
+    /// How many times `spinUntilResolved` looks: a few microseconds.
+    private static var spinLooks: Int { 4_000 }
+
+    /// Wakes the threads parked on this future so that they look at it again.
+    final func _wakeWaiters() {
+        guard _word.hasWaiters else { return }
+        let stripe = ParkingLot.stripe(for: self)
+        stripe.withLock { stripe.condition.broadcast() }
+    }
+
+    /// Parks this thread once: until the future resolves, a wake-up, or `deadline`.
+    ///
+    /// A thread that runs a context's work stops counting as one of its computing runners while
+    /// it is parked (`RunnerAccounting`), so that the context may start other work meanwhile:
+    /// nested waits never hold the parallelism of a pool.
+    private func park(until deadline: ContinuousClock.Instant?) {
+        let stripe = ParkingLot.stripe(for: self)
+        let accounting = RunnerAccounting.willPark()
+        defer { accounting.didUnpark() }
+        stripe.condition.lock()
+        defer { stripe.condition.unlock() }
+        guard _state.transition({ $0.addWaiter() }) == .registered else { return }
+        if let deadline {
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero else { return }
+            // NSCondition traps on a date beyond Int.max seconds after 1970, such as a timeout of
+            // `.seconds(Int64.max)`; a longer wait is made of day-long ones (the callers loop).
+            _ = stripe.condition.wait(until: Date(timeIntervalSinceNow: min(remaining.seconds, 86_400)))
+        } else {
+            stripe.condition.wait()
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) * 1e-18
+    }
+
+    /// The duration as a Dispatch interval, clamped to what Dispatch can express.
+    var dispatchInterval: DispatchTimeInterval {
+        let (seconds, attoseconds) = components
+        guard seconds >= 0 else { return .nanoseconds(0) }
+        guard seconds < Int64(Int.max / 1_000_000_000) - 1 else { return .never }
+        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+    }
+
+    /// The duration in nanoseconds, clamped to `0...UInt64.max`.
+    var nanoseconds: UInt64 {
+        let (seconds, attoseconds) = components
+        guard seconds >= 0 else { return 0 }
+        let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? .max : whole &+ UInt64(attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,119 @@
+public import Synchronization
+
+/// The part of every future that does not depend on its value's type: the state word and the
+/// links to what the future depends on. Not API.
+///
+/// ``Future`` adds only its slot (the work, then the outcome). Everything that does not touch the
+/// slot — waiting, parking, callbacks, demand flowing up to the sources, the kind's policy — is
+/// written here, once, as plain non-generic code: no metadata lookups on slow paths, and one copy
+/// of the code for all futures.
+///
+/// It is `public` only because a public class (``Future``) must have a public superclass; it has
+/// no public members and cannot be made or subclassed outside this module.
+public class _FutureCore: @unchecked Sendable {
+    // @unchecked: `_state` is atomic and `_links` is immutable; the `DerivedLinks` it may point to
+    // are guarded by the future's parking-lot stripe (see `ParkingLot`).
+
+    /// Phase, flags, kind and creation site; see `StateWord`.
+    @usableFromInline let _state: Atomic<UInt64>
+    /// What the future depends on: a derived future's sources, or a background future's context.
+    @usableFromInline let _links: FutureLinks
+
+    @usableFromInline
+    init(state: StateWord, links: FutureLinks) {
+        _state = Atomic(state.raw)
+        _links = links
+    }
+
+    deinit {
+        let word = StateWord(raw: _state.load(ordering: .acquiring))
+        if word.hasCallbacks, !word.isResolved { _discardParkedCallbacks() }
+        if case .sources(let links) = _links { links.releaseIteratively() }
+    }
+
+    /// The state word, read now.
+    final var _word: StateWord { StateWord(raw: _state.load(ordering: .acquiring)) }
+
+    /// The kind of future this is.
+    final var _kind: FutureKind { _word.kind }
+
+    /// Whether the future is resolved; never blocks and never starts work.
+    @inlinable
+    final var _isResolved: Bool { StateWord(raw: _state.load(ordering: .acquiring)).isResolved }
+
+    /// Whether the future was resolved by cancellation, its own or a source's.
+    @usableFromInline
+    final var _isCancelled: Bool { _word.isCancelled }
+
+    // MARK: The one type-erased step
+
+    /// Runs the work this thread claimed, on this thread, and resolves the future with its
+    /// outcome: what a reader or a queue does with the work of a future whose types it does not
+    /// know. ``Future`` overrides it with its typed run.
+    func _runClaimedWorkErased() {
+        preconditionFailure("\(_description) has no work to run")
+    }
+
+    // MARK: Claiming and publishing
+
+    /// Moves the phase from `pending` to `running`, if nobody else did. The thread that wins
+    /// owns the work from then on and must run it.
+    @inlinable
+    final func _claim() -> Bool {
+        _state.transition { $0.claim() } == .won
+    }
+
+    /// Publishes `resolved` after the outcome was written in `completing`, and wakes whoever
+    /// waits. Only the thread that won `beginCompletion` calls it, once.
+    @inlinable
+    final func _publishResolution() {
+        // The phase is `completing` and only this thread may move it: one add makes it `resolved`
+        // and keeps the flags that others may set meanwhile (an OR that returns the old value
+        // would be a compare-and-swap loop).
+        let old = _state.wrappingAdd(StateWord.publishIncrement, ordering: .acquiringAndReleasing).oldValue
+        if old & (StateWord.waitersBit | StateWord.callbacksBit) != 0 {
+            _announceResolution(previous: StateWord(raw: old))
+        }
+    }
+
+    // MARK: Descriptions
+
+    /// "Sources/App/Loader.swift:42", for messages.
+    final var _creationSite: String {
+        let word = _word
+        return CreationSite.describe(number: word.fileNumber, line: word.line)
+    }
+
+    /// "LazyFuture<Int>" or "BackgroundFuture<Data, any Error>", for messages; ``Future``
+    /// overrides it with its type parameters.
+    var _typeDescription: String { _kind.className }
+
+    /// The type, with how the future resolves when its class does not say:
+    /// "Future<Int> (derived, lazy)".
+    final var _description: String {
+        guard let role = _kind.role else { return _typeDescription }
+        return "\(_typeDescription) (\(role))"
+    }
+
+    /// "pending", "running" or "resolved", for debugger descriptions. Never blocks and never
+    /// starts work; a future being completed counts as running.
+    final var _phaseName: String {
+        switch _word.phase {
+        case .pending: "pending"
+        case .running, .completing: "running"
+        case .resolved: "resolved"
+        }
+    }
+}
+
+/// What a future depends on, kept in its core.
+@usableFromInline
+enum FutureLinks: Sendable {
+    /// Nothing: a lazy future, a promise's future, a pinned future, a resolved one.
+    case none
+    /// A derived future's sources and the way to connect to them.
+    case sources(DerivedLinks)
+    /// The scheduler of a background future's context, whose rule says when a reader may run
+    /// the queued work itself.
+    case context(ContextScheduler)
+}

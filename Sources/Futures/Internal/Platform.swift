@@ -1,0 +1,154 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("Futures runs on Linux (Glibc or Musl) and on Apple platforms; port Platform.swift to add another")
+#endif
+import Synchronization
+
+// Everything Futures asks of the operating system directly, in one file: the thread-local slot
+// behind `ThreadState`, and the probes with which a thread pool's monitor tells a blocked runner
+// from a computing one. The rest of the module imports no C library.
+
+/// One thread-local slot that holds a retained object per thread, released when the thread exits.
+///
+/// The key is made on first use and kept in a statically initialized atomic (as a value plus one,
+/// zero meaning "not yet"), so that a lookup pays no lazy-initialization check.
+enum ThreadLocalSlot {
+    private static let keyPlusOne = Atomic<UInt>(0)
+
+    /// The object stored for this thread, unretained; `nil` if none.
+    static func load() -> UnsafeMutableRawPointer? {
+        pthread_getspecific(key)
+    }
+
+    /// Stores `object` (already retained) for this thread; it is released when the thread exits.
+    static func store(_ object: UnsafeMutableRawPointer) {
+        let status = pthread_setspecific(key, object)
+        precondition(status == 0, "Futures could not set its thread-local state (error \(status))")
+    }
+
+    private static var key: pthread_key_t {
+        let stored = keyPlusOne.load(ordering: .acquiring)
+        return stored != 0 ? pthread_key_t(stored - 1) : makeKey()
+    }
+
+    private static func makeKey() -> pthread_key_t {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, releaseThreadObject)
+        precondition(status == 0, "Futures could not create its thread-local key (error \(status))")
+        let (exchanged, winner) = keyPlusOne.compareExchange(
+            expected: 0, desired: UInt(key) + 1, ordering: .acquiringAndReleasing)
+        if exchanged { return key }
+        pthread_key_delete(key)  // another thread made the key first
+        return pthread_key_t(winner - 1)
+    }
+}
+
+#if canImport(Darwin)
+private let releaseThreadObject: @convention(c) (UnsafeMutableRawPointer) -> Void = { object in
+    Unmanaged<AnyObject>.fromOpaque(object).release()
+}
+#else
+private let releaseThreadObject: @convention(c) (UnsafeMutableRawPointer?) -> Void = { object in
+    if let object { Unmanaged<AnyObject>.fromOpaque(object).release() }
+}
+#endif
+
+/// What a thread pool's monitor can learn about one of its threads from another thread: how much
+/// CPU time it has used, and whether the scheduler sees it as runnable (computing, or waiting only
+/// for a core) rather than blocked.
+struct ThreadProbe: Sendable {
+    #if canImport(Darwin)
+    private let port: thread_act_t
+    #else
+    private let clock: clockid_t
+    /// The kernel's id of the thread, for `/proc/self/task/<tid>/stat`; 0 if unknown.
+    private let threadID: Int32
+    #endif
+
+    /// A probe of the calling thread, to be used from any thread while this one lives.
+    static func ofCurrentThread() -> ThreadProbe {
+        #if canImport(Darwin)
+        ThreadProbe(port: pthread_mach_thread_np(pthread_self()))
+        #else
+        var clock = clockid_t()
+        let status = pthread_getcpuclockid(pthread_self(), &clock)
+        precondition(status == 0, "Futures could not get a thread's CPU clock (error \(status))")
+        return ThreadProbe(clock: clock, threadID: Self.currentKernelThreadID())
+        #endif
+    }
+
+    /// The CPU time the thread has used, in nanoseconds; `nil` if it cannot be read.
+    func cpuNanoseconds() -> UInt64? {
+        #if canImport(Darwin)
+        guard let info = basicInfo() else { return nil }
+        let user = UInt64(info.user_time.seconds) * 1_000_000_000 + UInt64(info.user_time.microseconds) * 1_000
+        let system = UInt64(info.system_time.seconds) * 1_000_000_000 + UInt64(info.system_time.microseconds) * 1_000
+        return user + system
+        #else
+        var time = timespec()
+        guard clock_gettime(clock, &time) == 0 else { return nil }
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+        #endif
+    }
+
+    /// Whether the thread is runnable (running, or ready and waiting for a core) as opposed to
+    /// blocked in the kernel; `nil` if that cannot be read.
+    func isRunnable() -> Bool? {
+        #if canImport(Darwin)
+        guard let info = basicInfo() else { return nil }
+        return info.run_state == TH_STATE_RUNNING
+        #else
+        guard threadID > 0 else { return nil }
+        // "tid (comm) S …": the state letter follows the last ')'; comm may hold spaces or ')'.
+        guard let stat = Self.readSmallFile("/proc/self/task/\(threadID)/stat"),
+            let close = stat.lastIndex(of: UInt8(ascii: ")")),
+            stat.index(close, offsetBy: 2) < stat.endIndex
+        else { return nil }
+        return stat[stat.index(close, offsetBy: 2)] == UInt8(ascii: "R")
+        #endif
+    }
+
+    #if canImport(Darwin)
+    private func basicInfo() -> thread_basic_info? {
+        var info = thread_basic_info()
+        var count = mach_msg_type_number_t(MemoryLayout<thread_basic_info>.size / MemoryLayout<integer_t>.size)
+        let status = withUnsafeMutablePointer(to: &info) { pointer in
+            pointer.withMemoryRebound(to: integer_t.self, capacity: Int(count)) {
+                thread_info(port, thread_flavor_t(THREAD_BASIC_INFO), $0, &count)
+            }
+        }
+        return status == KERN_SUCCESS ? info : nil
+    }
+    #else
+    /// The calling thread's kernel id: the first field of `/proc/thread-self/stat`.
+    private static func currentKernelThreadID() -> Int32 {
+        guard let stat = readSmallFile("/proc/thread-self/stat"),
+            let space = stat.firstIndex(of: UInt8(ascii: " "))
+        else { return 0 }
+        return Int32(String(decoding: stat[..<space], as: UTF8.self)) ?? 0
+    }
+
+    /// The first 512 bytes of a file, read with one system call; `nil` if it cannot be read.
+    private static func readSmallFile(_ path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        return Array(buffer[..<count])
+    }
+    #endif
+}
+
+/// Monotonic time in nanoseconds, cheap enough for a monitor's tick.
+func monotonicNanoseconds() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}

@@ -1,0 +1,83 @@
+/// A thread pool's counts, and the decisions made from them, as plain values: the pool applies
+/// them under its lock, and tests check them without threads.
+struct PoolCensus: Equatable {
+    /// How many runners may compute at once.
+    var cpuSlots: Int
+    /// How many threads the pool may have, blocked ones included.
+    var maxThreads: Int
+    /// Jobs queued and not started.
+    var queued = 0
+    /// Threads running jobs and not known to be blocked (the pool's `computing` counter).
+    var computing = 0
+    /// Live worker threads.
+    var threads = 0
+    /// Workers waiting for a wake-up.
+    var idle = 0
+    /// Wake-ups sent to idle workers and not yet taken.
+    var wakeTokens = 0
+    /// Workers spawned that have not yet looked for work.
+    var starting = 0
+    /// Workers watching the empty queue for a moment before they wait; 0 or 1.
+    var spinning = 0
+
+    /// Workers on their way to the queue: each will take a job if one is there and a slot is free.
+    var comingRunners: Int { wakeTokens + starting + spinning }
+
+    /// How many more runners the queue could use now: one per queued job that no coming runner
+    /// will take, as long as CPU slots are free.
+    var runnersWanted: Int {
+        max(0, min(queued - comingRunners, cpuSlots - computing - comingRunners))
+    }
+
+    /// Whether queued work waits for a slot that only a blocked runner's detection could free:
+    /// the condition for a pool's monitor to watch its runners.
+    var workWaitsForASlot: Bool {
+        queued > comingRunners && computing + comingRunners >= cpuSlots
+    }
+
+    /// The decision to start runners: wake idle workers first, then spawn threads up to the bound.
+    struct Start: Equatable {
+        var wake = 0
+        var spawn = 0
+    }
+
+    /// Decides to start up to `limit` runners, and counts them as coming.
+    mutating func startRunners(limit: Int) -> Start {
+        let wanted = min(limit, runnersWanted)
+        guard wanted > 0 else { return Start() }
+        let wake = min(wanted, idle - wakeTokens)
+        let spawn = min(wanted - wake, maxThreads - threads)
+        wakeTokens += wake
+        threads += spawn
+        starting += spawn
+        return Start(wake: wake, spawn: spawn)
+    }
+}
+
+/// The monitor's look at one runner: which job it runs, and its CPU and wall clocks.
+struct RunnerSample: Equatable {
+    var job: UInt64
+    var cpuNanoseconds: UInt64
+    var wallNanoseconds: UInt64
+
+    /// What two looks at a runner say about it.
+    enum Verdict: Equatable {
+        /// Not enough to judge: another job, or too short a time between the looks.
+        case unknown
+        /// It used at least half a core: it computes.
+        case computing
+        /// It used less than a quarter of a core: it may be blocked (or waiting for a core, which
+        /// the monitor then asks the kernel about).
+        case mayBeBlocked
+    }
+
+    /// The verdict from `previous` to `self`, looks at least `minimumInterval` nanoseconds apart.
+    func verdict(since previous: RunnerSample, minimumInterval: UInt64) -> Verdict {
+        guard previous.job == job, wallNanoseconds >= previous.wallNanoseconds &+ minimumInterval else { return .unknown }
+        let wall = wallNanoseconds - previous.wallNanoseconds
+        let cpu = cpuNanoseconds >= previous.cpuNanoseconds ? cpuNanoseconds - previous.cpuNanoseconds : 0
+        if cpu.multipliedReportingOverflow(by: 4).partialValue < wall { return .mayBeBlocked }
+        if cpu.multipliedReportingOverflow(by: 2).partialValue >= wall { return .computing }
+        return .unknown
+    }
+}

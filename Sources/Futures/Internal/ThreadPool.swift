@@ -1,0 +1,288 @@
+import Foundation
+import Synchronization
+
+/// A pool of Futures' own threads behind a context: one runner per CPU slot for work that
+/// computes, more for work that blocks, up to a bound; idle extra threads retire.
+///
+/// Jobs wait in a first-in first-out ring. A worker takes a job only while fewer than `cpuSlots`
+/// runners compute (`computing`), so CPU-bound work keeps one runner per core. A runner stops
+/// counting as computing when it blocks: at once when it parks in a future's wait
+/// (`RunnerAccounting`), and, for any other wait (a file read, a socket, a lock, a `sleep`), when
+/// the monitor sees it (`ThreadPool+Monitor.swift`). Its slot then goes to the next job, on an
+/// idle worker or on a new thread while there are fewer than `maxThreads`.
+///
+/// The rules, all decided under `lock` by `PoolCensus`:
+/// - Starting a runner means waking an idle worker (a wake-up token it must take) or spawning a
+///   thread. Runners on their way (woken, spawned, or spinning) count as coming, so a burst of
+///   submits never starts more runners than jobs or slots.
+/// - A submit starts at most one runner; a worker that takes a job starts up to two more if jobs
+///   and slots remain, so runners multiply without the submitter paying for them.
+/// - A worker that finds the queue empty watches it for `spinNanoseconds` before it waits, when no
+///   other worker watches already: a program that makes background futures one after another then
+///   hands them over without waking a sleeping thread for each.
+/// - An idle worker beyond `keptThreads` exits after `idleTimeout` without work.
+final class ThreadPool: ContextScheduler, @unchecked Sendable {
+    // @unchecked: `jobs`, `census`, `workers`, `isShutDown`, `monitorRequested` and
+    // `monitorExists` are read and written only while `lock` is held; `monitorWakeUps` only while
+    // `monitorCondition` is held; the rest is immutable or atomic.
+
+    struct Configuration: Sendable {
+        /// Names the threads, for debuggers.
+        var label: String
+        /// How many runners compute at once.
+        var cpuSlots: Int
+        /// The most threads the pool has, blocked ones included.
+        var maxThreads: Int
+        /// Threads kept when idle; the others exit after `idleTimeout`.
+        var keptThreads: Int
+        var idleTimeout: Duration
+        /// Whether a monitor watches for blocked runners (a pool whose slots equal its bound has
+        /// nothing to gain from it).
+        var detectsBlocking: Bool
+        /// How often the monitor looks while work waits for a slot.
+        var monitorInterval: Duration = .milliseconds(1)
+        /// The threads' quality of service, where the platform has one.
+        var qualityOfService: QualityOfService = .default
+    }
+
+    let configuration: Configuration
+
+    private let lock = NSCondition()
+    @exclusivity(unchecked) private var jobs = JobRing()
+    @exclusivity(unchecked) private var census: PoolCensus
+    @exclusivity(unchecked) private var workers: [WorkerRecord] = []
+    @exclusivity(unchecked) private var isShutDown = false
+    @exclusivity(unchecked) private var monitorExists = false
+    @exclusivity(unchecked) private var monitorRequested = false
+
+    /// The threads alive, mirrored from `census.threads` for readers that look without the lock.
+    private let threadCount = Atomic<Int>(0)
+    /// The most threads alive at once, for tests and benchmarks.
+    private let threadPeak = Atomic<Int>(0)
+
+    let monitorCondition = NSCondition()
+    @exclusivity(unchecked) var monitorWakeUps = 0
+
+    /// How long a worker watches an empty queue before it waits; zero on a single core, where
+    /// watching would only take the core from the submitter.
+    static let spinNanoseconds: UInt64 = ContextScheduler.cores > 1 ? 50_000 : 0
+    /// The stack of each worker: nested reads run queued work inline, one frame on another.
+    static let stackSize = 8 << 20
+
+    init(_ configuration: Configuration) {
+        precondition(
+            configuration.maxThreads >= configuration.cpuSlots,
+            "a thread pool's bound (\(configuration.maxThreads)) must be at least its CPU slots (\(configuration.cpuSlots))")
+        self.configuration = configuration
+        census = PoolCensus(cpuSlots: configuration.cpuSlots, maxThreads: configuration.maxThreads)
+        super.init(cpuSlots: configuration.cpuSlots)
+    }
+
+    /// Live threads, and the most there have been at once.
+    var threads: (now: Int, peak: Int) {
+        (threadCount.load(ordering: .relaxed), threadPeak.load(ordering: .relaxed))
+    }
+
+    override var canStartMoreRunners: Bool {
+        threadCount.load(ordering: .relaxed) < configuration.maxThreads
+    }
+
+    // MARK: Submitting
+
+    override func submit(_ job: Job) {
+        lock.lock()
+        jobs.push(job)
+        queued.store(jobs.count, ordering: .relaxed)
+        let start = planStart(limit: 1)
+        let wakeMonitor = requestMonitorIfNeeded()
+        lock.unlock()
+        perform(start)
+        if wakeMonitor { self.wakeMonitor() }
+    }
+
+    override func execute(_ work: @escaping @Sendable () -> Void) {
+        submit(.closure(work))
+    }
+
+    override func runnerSlotFreed() {
+        lock.lock()
+        let start = planStart(limit: 1)
+        lock.unlock()
+        perform(start)
+    }
+
+    /// Stops the pool once its queued work has run: its workers and its monitor exit.
+    func shutDown() {
+        lock.lock()
+        isShutDown = true
+        lock.broadcast()
+        lock.unlock()
+        wakeMonitor()
+    }
+
+    // MARK: Starting runners (under `lock`)
+
+    /// Decides to start up to `limit` runners; `perform` carries the decision out after the lock.
+    private func planStart(limit: Int) -> PoolCensus.Start {
+        census.queued = jobs.count
+        census.computing = computing.load(ordering: .relaxed)
+        let start = census.startRunners(limit: limit)
+        for _ in 0..<start.wake { lock.signal() }
+        if start.spawn > 0 {
+            threadCount.store(census.threads, ordering: .relaxed)
+            recordPeak(census.threads)
+        }
+        return start
+    }
+
+    /// Whether the monitor should start watching: work waits for a slot and it is not watching.
+    private func requestMonitorIfNeeded() -> Bool {
+        guard configuration.detectsBlocking, !monitorRequested, !isShutDown, census.workWaitsForASlot else {
+            return false
+        }
+        monitorRequested = true
+        if !monitorExists {
+            monitorExists = true
+            startMonitorThread()
+            return false
+        }
+        return true
+    }
+
+    private func perform(_ start: PoolCensus.Start) {
+        for _ in 0..<start.spawn { spawnWorker() }
+    }
+
+    private func recordPeak(_ count: Int) {
+        var seen = threadPeak.load(ordering: .relaxed)
+        while count > seen {
+            let (exchanged, original) = threadPeak.compareExchange(expected: seen, desired: count, ordering: .relaxed)
+            if exchanged { break }
+            seen = original
+        }
+    }
+
+    // MARK: Workers
+
+    private func spawnWorker() {
+        let thread = Thread { [self] in workerMain() }
+        thread.stackSize = Self.stackSize
+        thread.name = configuration.label
+        thread.qualityOfService = configuration.qualityOfService
+        thread.start()
+    }
+
+    private func workerMain() {
+        let record = WorkerRecord(pool: self, probe: .ofCurrentThread())
+        let state = ThreadState.current
+        state.worker = record
+        lock.lock()
+        workers.append(record)
+        census.starting -= 1
+        runJobs(record: record, state: state)
+        workers.removeAll { $0 === record }
+        census.threads -= 1
+        threadCount.store(census.threads, ordering: .relaxed)
+        lock.unlock()
+        state.worker = nil
+    }
+
+    /// The worker's loop. Called and returns with `lock` held.
+    private func runJobs(record: WorkerRecord, state: ThreadState) {
+        while true {
+            if !jobs.isEmpty, computing.load(ordering: .relaxed) < cpuSlots {
+                var job = jobs.pop()
+                queued.store(jobs.count, ordering: .relaxed)
+                record.beginJob()
+                let start = planStart(limit: 2)
+                let wakeMonitor = requestMonitorIfNeeded()
+                lock.unlock()
+                perform(start)
+                if wakeMonitor { self.wakeMonitor() }
+                state.countedBy = self
+                job?.run()
+                // Released before the worker takes the lock again: a future's deinit may run
+                // arbitrary code, even code that submits work here.
+                job = nil
+                state.countedBy = nil
+                record.endJob()
+                lock.lock()
+                continue
+            }
+            if isShutDown && jobs.isEmpty { return }
+            if jobs.isEmpty, census.spinning == 0, Self.spinNanoseconds > 0 {
+                census.spinning = 1
+                lock.unlock()
+                watchForWork()
+                lock.lock()
+                census.spinning = 0
+                continue
+            }
+            if waitForWakeUp() == .retire { return }
+        }
+    }
+
+    /// Returns when the queue looks non-empty, or after `spinNanoseconds`.
+    private func watchForWork() {
+        let deadline = monotonicNanoseconds() &+ Self.spinNanoseconds
+        while true {
+            for _ in 0..<64 where queued.load(ordering: .relaxed) > 0 { return }
+            if monotonicNanoseconds() >= deadline { return }
+        }
+    }
+
+    private enum WakeUp { case work, retire }
+
+    /// Waits idle until a wake-up token comes; an extra thread gives up after `idleTimeout`
+    /// without one and retires. Called and returns with `lock` held.
+    private func waitForWakeUp() -> WakeUp {
+        census.idle += 1
+        defer { census.idle -= 1 }
+        let mayRetire = census.threads > configuration.keptThreads
+        let deadline = Date(timeIntervalSinceNow: configuration.idleTimeout.seconds)
+        while census.wakeTokens == 0 && !isShutDown {
+            if mayRetire {
+                if !lock.wait(until: deadline) { break }
+            } else {
+                lock.wait()
+            }
+        }
+        if census.wakeTokens > 0 {
+            census.wakeTokens -= 1
+            return .work
+        }
+        if isShutDown { return jobs.isEmpty ? .retire : .work }
+        return jobs.isEmpty && census.threads > configuration.keptThreads ? .retire : .work
+    }
+
+    // MARK: For the monitor
+
+    /// The workers running a job, and whether work waits for a slot; the monitor stops
+    /// watching (and says so) when none does.
+    func lookForMonitor() -> (running: [WorkerRecord], workWaits: Bool, shutDown: Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        census.queued = jobs.count
+        census.computing = computing.load(ordering: .relaxed)
+        let waits = census.workWaitsForASlot
+        if !waits { monitorRequested = false }
+        let running = workers.filter { $0.currentState != .idle }
+        return (running, waits, isShutDown)
+    }
+
+    /// Starts every runner the queue can use now, after the monitor freed slots.
+    func startRunnersForMonitor() {
+        lock.lock()
+        let start = planStart(limit: .max)
+        lock.unlock()
+        perform(start)
+    }
+
+    /// Marks the monitor gone, under the lock, so that a later need starts a new one.
+    func monitorDidExit() {
+        lock.lock()
+        monitorExists = false
+        monitorRequested = false
+        lock.unlock()
+    }
+}

@@ -1,0 +1,81 @@
+import Synchronization
+
+/// One worker thread of a `ThreadPool`, as the pool and its monitor see it.
+///
+/// Its state says whether the pool counts it as computing. Every change is a compare-and-swap,
+/// made by the worker itself (a job begins or ends, a wait parks it) or by the monitor (it saw the
+/// worker blocked, or computing again), and the pool's `computing` counter moves with exactly the
+/// changes into and out of `computing`, so the two never disagree for long.
+final class WorkerRecord: Sendable {
+    enum State: Int {
+        /// Between jobs.
+        case idle = 0
+        /// Running a job, counted as computing.
+        case computing = 1
+        /// Running a job that the monitor saw blocked; not counted.
+        case blocked = 2
+        /// Running a job, parked in a future's wait; not counted.
+        case parked = 3
+    }
+
+    private let state = Atomic<Int>(State.idle.rawValue)
+    /// Counts the jobs the worker began, so that the monitor compares looks at one job only.
+    private let jobs = Atomic<UInt64>(0)
+    let probe: ThreadProbe
+    /// The counter this worker's state moves. Unowned: a worker's thread holds its pool for as
+    /// long as the thread lives, and the monitor holds it while it looks at the records.
+    private unowned let pool: ThreadPool
+
+    init(pool: ThreadPool, probe: ThreadProbe) {
+        self.pool = pool
+        self.probe = probe
+    }
+
+    var currentState: State { State(rawValue: state.load(ordering: .relaxed)) ?? .idle }
+    var jobNumber: UInt64 { jobs.load(ordering: .relaxed) }
+
+    /// `idle → computing`, as the worker starts a job.
+    func beginJob() {
+        jobs.wrappingAdd(1, ordering: .relaxed)
+        state.store(State.computing.rawValue, ordering: .relaxed)
+        pool.computing.wrappingAdd(1, ordering: .relaxed)
+    }
+
+    /// `computing | blocked → idle`, as the worker ends a job.
+    func endJob() {
+        let previous = state.exchange(State.idle.rawValue, ordering: .relaxed)
+        if previous == State.computing.rawValue { pool.computing.wrappingSubtract(1, ordering: .relaxed) }
+    }
+
+    /// `computing | blocked → parked`, before the worker parks in a future's wait. Returns
+    /// whether it was running a job (and so must `unpark()` after).
+    func park() -> Bool {
+        if move(from: .computing, to: .parked) {
+            pool.computing.wrappingSubtract(1, ordering: .relaxed)
+            pool.runnerSlotFreed()
+            return true
+        }
+        return move(from: .blocked, to: .parked)
+    }
+
+    /// `parked → computing`, after the wait.
+    func unpark() {
+        if move(from: .parked, to: .computing) { pool.computing.wrappingAdd(1, ordering: .relaxed) }
+    }
+
+    /// `computing → blocked`, by the monitor. Returns whether it moved.
+    func markBlocked() -> Bool {
+        guard move(from: .computing, to: .blocked) else { return false }
+        pool.computing.wrappingSubtract(1, ordering: .relaxed)
+        return true
+    }
+
+    /// `blocked → computing`, by the monitor, for a runner that computes again.
+    func markComputing() {
+        if move(from: .blocked, to: .computing) { pool.computing.wrappingAdd(1, ordering: .relaxed) }
+    }
+
+    private func move(from old: State, to new: State) -> Bool {
+        state.compareExchange(expected: old.rawValue, desired: new.rawValue, ordering: .relaxed).exchanged
+    }
+}
