@@ -134,14 +134,25 @@ extension ThreadPool.Configuration {
     /// A global context's pool: one computing runner per core, more while some block.
     static func global(qos: DispatchQoS.QoSClass) -> Self {
         Self(
-            label: "Futures.global(\(qos))", cpuSlots: ContextScheduler.cores, maxThreads: globalMaxThreads,
+            label: label(qos), cpuSlots: ContextScheduler.cores, maxThreads: globalMaxThreads,
             keptThreads: ContextScheduler.cores, idleTimeout: builtInIdleTimeout, detectsBlocking: true,
             qualityOfService: QualityOfService(qos))
     }
 
+    /// The names of the built-in pools' threads, which Linux cuts to 15 bytes.
+    static func label(_ qos: DispatchQoS.QoSClass) -> String {
+        switch qos {
+        case .background: "futures.bg"
+        case .utility: "futures.utility"
+        case .userInitiated: "futures.user"
+        case .userInteractive: "futures.ui"
+        default: "futures.default"
+        }
+    }
+
     /// The I/O context's pool: a runner for each job, up to the bound.
     static let io = Self(
-        label: "Futures.io", cpuSlots: ioMaxThreads, maxThreads: ioMaxThreads, keptThreads: ContextScheduler.cores,
+        label: "futures.io", cpuSlots: ioMaxThreads, maxThreads: ioMaxThreads, keptThreads: ContextScheduler.cores,
         idleTimeout: builtInIdleTimeout, detectsBlocking: false)
 }
 

@@ -2,7 +2,6 @@ import Foundation
 import Futures
 import Testing
 
-@Suite(.sharesTheEngine)
 struct BackgroundFutureTests {
     @Test func aBackgroundFutureStartsWithoutBeingRead() {
         let started = Signal()

@@ -2,7 +2,6 @@ import Foundation
 import Futures
 import Testing
 
-@Suite(.sharesTheEngine)
 struct ExecutionContextTests {
     @Test func immediateRunsTheWorkOnTheCallingThreadBeforeExecuteReturns() {
         let ranOn = Slot<UInt>()

@@ -3,7 +3,6 @@ import Futures
 import Testing
 
 /// `get()`: the async read, which suspends and never parks a thread (DESIGN §5.6).
-@Suite(.sharesTheEngine)
 struct FutureConcurrencyTests {
     @Test func getOnAResolvedFutureReturnsItsValue() async {
         let promise = Promise<String, Never>()

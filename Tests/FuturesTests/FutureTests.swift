@@ -4,7 +4,6 @@ import Testing
 
 /// The reading API every kind of future shares: `value`, `result`, `result(timeout:)`,
 /// `isResolved`, `peek`.
-@Suite(.sharesTheEngine)
 struct FutureTests {
     @Test func everyAccessorOfAResolvedFutureGivesItsResult() {
         let promise = Promise<[String], Never>()

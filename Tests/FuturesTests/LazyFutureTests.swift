@@ -2,7 +2,6 @@ import Foundation
 import Futures
 import Testing
 
-@Suite(.sharesTheEngine)
 struct LazyFutureTests {
     @Test func aLazyFutureThatIsNeverReadNeverRuns() {
         let runs = Counter()

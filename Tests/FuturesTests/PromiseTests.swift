@@ -2,7 +2,6 @@ import Foundation
 import Futures
 import Testing
 
-@Suite(.sharesTheEngine)
 struct PromiseTests {
     @Test func aNewPromiseLeavesItsFuturePending() {
         let promise = Promise<Int, ParseError>()

@@ -146,6 +146,21 @@ struct ThreadProbe: Sendable {
     #endif
 }
 
+/// Names the calling thread, for debuggers and `/proc/self/task/*/comm`; Linux keeps 15 bytes.
+func nameCurrentThread(_ name: String) {
+    #if canImport(Darwin)
+    _ = pthread_setname_np(name)
+    #else
+    // Glibc's module does not export `pthread_setname_np`, and `prctl` is variadic; writing the
+    // thread's own `comm` file does the same.
+    let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    defer { close(descriptor) }
+    let bytes = Array(name.utf8.prefix(15))
+    _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    #endif
+}
+
 /// Monotonic time in nanoseconds, cheap enough for a monitor's tick.
 func monotonicNanoseconds() -> UInt64 {
     var time = timespec()

@@ -14,13 +14,16 @@ import Foundation
 /// work is never seen as blocked, so it keeps one runner per core.
 extension ThreadPool {
     func startMonitorThread() {
-        let thread = Thread { [self] in monitorMain() }
-        thread.name = "\(configuration.label) monitor"
+        let thread = Thread { [self] in
+            nameCurrentThread("futures.monitor")
+            monitorMain()
+        }
         thread.qualityOfService = configuration.qualityOfService
         thread.start()
     }
 
-    /// Wakes the monitor, whether it sleeps between looks or until it is needed.
+    /// Wakes the monitor, whether it sleeps between looks or until it is needed. May be called
+    /// holding the pool's lock: the monitor never holds `monitorCondition` while it takes that lock.
     func wakeMonitor() {
         monitorCondition.lock()
         monitorWakeUps += 1

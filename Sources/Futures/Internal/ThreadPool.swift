@@ -27,7 +27,8 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
     // `monitorCondition` is held; the rest is immutable or atomic.
 
     struct Configuration: Sendable {
-        /// Names the threads, for debuggers.
+        /// Names the worker threads, for debuggers and `/proc/self/task/*/comm` (Linux keeps 15
+        /// bytes of it). The monitor's thread is `futures.monitor`.
         var label: String
         /// How many runners compute at once.
         var cpuSlots: Int
@@ -137,6 +138,8 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
 
     /// Whether the monitor should start watching: work waits for a slot and it is not watching.
     private func requestMonitorIfNeeded() -> Bool {
+        census.queued = jobs.count
+        census.computing = computing.load(ordering: .relaxed)
         guard configuration.detectsBlocking, !monitorRequested, !isShutDown, census.workWaitsForASlot else {
             return false
         }
@@ -165,9 +168,11 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
     // MARK: Workers
 
     private func spawnWorker() {
-        let thread = Thread { [self] in workerMain() }
+        let thread = Thread { [self] in
+            nameCurrentThread(configuration.label)
+            workerMain()
+        }
         thread.stackSize = Self.stackSize
-        thread.name = configuration.label
         thread.qualityOfService = configuration.qualityOfService
         thread.start()
     }
@@ -205,8 +210,10 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
                 // arbitrary code, even code that submits work here.
                 job = nil
                 state.countedBy = nil
-                record.endJob()
+                // The job ends under the lock, so that no decision sees its slot free while this
+                // worker, about to look at the queue again, is neither computing nor coming.
                 lock.lock()
+                record.endJob()
                 continue
             }
             if isShutDown && jobs.isEmpty { return }
@@ -218,6 +225,9 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
                 census.spinning = 0
                 continue
             }
+            // A worker that was on its way (woken, or watching the queue) and finds no free slot
+            // stops counting as coming: if work now waits for a slot, the monitor must watch.
+            if !jobs.isEmpty, requestMonitorIfNeeded() { wakeMonitor() }
             if waitForWakeUp() == .retire { return }
         }
     }
@@ -253,6 +263,15 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
         }
         if isShutDown { return jobs.isEmpty ? .retire : .work }
         return jobs.isEmpty && census.threads > configuration.keptThreads ? .retire : .work
+    }
+
+    /// The pool's counts and its workers' states, for messages and debugging.
+    var stateDescription: String {
+        lock.lock()
+        defer { lock.unlock() }
+        let states = workers.map { "\($0.currentState)" }.joined(separator: ",")
+        return "\(configuration.label): queued \(jobs.count), computing \(computing.load(ordering: .relaxed)), "
+            + "\(census), workers [\(states)], monitor \(monitorExists ? (monitorRequested ? "watching" : "asleep") : "none")"
     }
 
     // MARK: For the monitor

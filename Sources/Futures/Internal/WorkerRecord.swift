@@ -19,6 +19,9 @@ final class WorkerRecord: Sendable {
     }
 
     private let state = Atomic<Int>(State.idle.rawValue)
+    /// Whether the last job ended while the monitor saw it blocked. Read and written only by the
+    /// worker's own thread (an atomic only so that the class is plainly `Sendable`).
+    private let lastJobBlocked = Atomic<Bool>(false)
     /// Counts the jobs the worker began, so that the monitor compares looks at one job only.
     private let jobs = Atomic<UInt64>(0)
     let probe: ThreadProbe
@@ -34,16 +37,26 @@ final class WorkerRecord: Sendable {
     var currentState: State { State(rawValue: state.load(ordering: .relaxed)) ?? .idle }
     var jobNumber: UInt64 { jobs.load(ordering: .relaxed) }
 
-    /// `idle → computing`, as the worker starts a job.
+    /// `idle → computing`, as the worker starts a job; `idle → blocked` if its last job blocked.
+    ///
+    /// Loads come in batches: a worker whose last job blocked most likely runs another that
+    /// blocks, so it starts uncounted, and the pool may start the next job beside it at once
+    /// instead of after the monitor has watched this one block. If the job computes instead, the
+    /// monitor counts it again at its next look.
     func beginJob() {
         jobs.wrappingAdd(1, ordering: .relaxed)
-        state.store(State.computing.rawValue, ordering: .relaxed)
-        pool.computing.wrappingAdd(1, ordering: .relaxed)
+        if lastJobBlocked.load(ordering: .relaxed) {
+            state.store(State.blocked.rawValue, ordering: .relaxed)
+        } else {
+            state.store(State.computing.rawValue, ordering: .relaxed)
+            pool.computing.wrappingAdd(1, ordering: .relaxed)
+        }
     }
 
     /// `computing | blocked → idle`, as the worker ends a job.
     func endJob() {
         let previous = state.exchange(State.idle.rawValue, ordering: .relaxed)
+        lastJobBlocked.store(previous == State.blocked.rawValue, ordering: .relaxed)
         if previous == State.computing.rawValue { pool.computing.wrappingSubtract(1, ordering: .relaxed) }
     }
 

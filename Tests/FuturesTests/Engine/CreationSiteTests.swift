@@ -6,7 +6,6 @@ import Testing
 
 /// The creation site is kept as a file number and a line in the state word; the file numbers
 /// come from a process-wide table that threads fill as they make their first future in a file.
-@Suite(.sharesTheEngine)
 struct CreationSiteTests {
     /// Sixteen files no other test makes futures in, so that the first round races to register
     /// them. `#fileID` literals are static strings, as these are.

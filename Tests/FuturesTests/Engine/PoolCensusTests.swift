@@ -1,0 +1,89 @@
+import Testing
+
+@testable import Futures
+
+/// The thread pool's decisions, as plain values: how many runners to start, and when the monitor
+/// must watch; and the monitor's verdict on a runner from two looks.
+struct PoolCensusTests {
+    static func census(cpuSlots: Int = 2, maxThreads: Int = 8) -> PoolCensus {
+        PoolCensus(cpuSlots: cpuSlots, maxThreads: maxThreads)
+    }
+
+    @Test("the first job spawns one runner; a burst never spawns more runners than slots")
+    func burstOfSubmits() {
+        var census = Self.census()
+        census.queued = 1
+        #expect(census.startRunners(limit: 1) == .init(wake: 0, spawn: 1))
+        census.queued = 2
+        #expect(census.startRunners(limit: 1) == .init(wake: 0, spawn: 1))
+        for queued in 3...100 {
+            census.queued = queued
+            #expect(census.startRunners(limit: 1) == .init())
+        }
+        #expect(census.threads == 2 && census.starting == 2)
+    }
+
+    @Test("idle workers are woken before threads are spawned, and each wake-up is counted once")
+    func wakeBeforeSpawn() {
+        var census = Self.census(cpuSlots: 4)
+        census.threads = 2
+        census.idle = 2
+        census.queued = 10
+        #expect(census.startRunners(limit: .max) == .init(wake: 2, spawn: 2))
+        #expect(census.wakeTokens == 2 && census.starting == 2 && census.threads == 4)
+        #expect(census.startRunners(limit: .max) == .init())
+    }
+
+    @Test("no runner starts while every slot computes, and the monitor is then wanted")
+    func slotsFull() {
+        var census = Self.census()
+        census.threads = 2
+        census.computing = 2
+        census.queued = 5
+        #expect(census.runnersWanted == 0)
+        #expect(census.startRunners(limit: .max) == .init())
+        #expect(census.workWaitsForASlot)
+        census.queued = 0
+        #expect(!census.workWaitsForASlot)
+    }
+
+    @Test("when the monitor frees slots of blocked runners, new threads start up to the bound, no further")
+    func boundHolds() {
+        var census = Self.census(cpuSlots: 2, maxThreads: 8)
+        census.threads = 7
+        census.computing = 0
+        census.queued = 1_000
+        #expect(census.startRunners(limit: .max) == .init(wake: 0, spawn: 1))
+        #expect(census.threads == 8)
+        census.starting = 0
+        #expect(census.startRunners(limit: .max) == .init())
+    }
+
+    @Test("a spinning worker counts as a coming runner: one job needs no other")
+    func spinnerTakesTheJob() {
+        var census = Self.census()
+        census.threads = 1
+        census.spinning = 1
+        census.queued = 1
+        #expect(census.startRunners(limit: .max) == .init())
+        census.queued = 2
+        #expect(census.startRunners(limit: .max) == .init(wake: 0, spawn: 1))
+    }
+
+    @Test("the monitor's verdict: a quarter of a core is blocked, half is computing, the rest unknown")
+    func verdicts() {
+        let ms: UInt64 = 1_000_000
+        let before = RunnerSample(job: 3, cpuNanoseconds: 10 * ms, wallNanoseconds: 100 * ms)
+        func after(cpu: UInt64, wall: UInt64 = ms, job: UInt64 = 3) -> RunnerSample.Verdict {
+            RunnerSample(job: job, cpuNanoseconds: 10 * ms + cpu, wallNanoseconds: 100 * ms + wall)
+                .verdict(since: before, minimumInterval: ms / 2)
+        }
+        #expect(after(cpu: 0) == .mayBeBlocked)
+        #expect(after(cpu: ms / 5) == .mayBeBlocked)
+        #expect(after(cpu: ms / 3) == .unknown)
+        #expect(after(cpu: ms / 2) == .computing)
+        #expect(after(cpu: ms) == .computing)
+        #expect(after(cpu: 0, job: 4) == .unknown)  // another job: no judgement
+        #expect(after(cpu: 0, wall: ms / 4) == .unknown)  // looks too close together
+    }
+}

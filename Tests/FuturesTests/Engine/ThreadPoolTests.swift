@@ -1,0 +1,443 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import Futures
+
+/// The thread pools behind the global contexts and `.io`: one computing runner per CPU slot,
+/// more for runners that block, up to a bound; idle extra threads retire.
+///
+/// Most tests use a pool of their own (`IsolatedPool`), so that what they count is theirs alone.
+/// None asserts a time: where a test needs work to run in parallel, the work waits at a barrier
+/// that only opens when enough of it runs at once.
+struct ThreadPoolTests {
+    @Test func theGlobalContextsHaveOnePoolPerQualityOfServiceAndIOHasItsOwn() throws {
+        let classes: [DispatchQoS.QoSClass] = [.background, .utility, .default, .userInitiated, .userInteractive]
+        let pools = try classes.map { try #require(ExecutionContext.global(qos: $0).scheduler as? ThreadPool) }
+        for (index, pool) in pools.enumerated() {
+            #expect(pool === ExecutionContext.global(qos: classes[index]).scheduler)
+            for other in pools[(index + 1)...] { #expect(pool !== other) }
+            #expect(pool.configuration.maxThreads == 64)
+            #expect(pool.configuration.cpuSlots == ContextScheduler.cores)
+            #expect(pool.configuration.detectsBlocking)
+        }
+        #expect(ExecutionContext.global().scheduler === ExecutionContext.global(qos: .default).scheduler)
+        #expect(ExecutionContext.global(qos: .unspecified).scheduler === ExecutionContext.global().scheduler)
+        let io = try #require(ExecutionContext.io.scheduler as? ThreadPool)
+        #expect(pools.allSatisfy { $0 !== io })
+        #expect(io.configuration.maxThreads == 256 && io.configuration.cpuSlots == 256)
+        #expect(ExecutionContext.queue(.global()).scheduler is ClosureScheduler)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func workRunsAtEveryQualityOfServiceAndOnIO() {
+        let contexts: [ExecutionContext] =
+            [.background, .utility, .default, .userInitiated, .userInteractive, .unspecified].map { .global(qos: $0) }
+            + [.io]
+        for context in contexts {
+            let runs = (0..<100).map { _ in Counter() }
+            let finished = DispatchSemaphore(value: 0)
+            let futures = (0..<100).map { index in
+                BackgroundFuture(on: context) {
+                    runs[index].increment()
+                    return index
+                }
+            }
+            for future in futures { future.onComplete { _ in finished.signal() } }
+            // Half are read at once (the reader may run them); the others only waited for.
+            for index in stride(from: 0, to: 100, by: 2) { #expect(futures[index].value == index) }
+            for _ in 0..<100 { #expect(finished.wait(timeout: .now() + 60) == .success) }
+            #expect(futures.map { $0.peek?.success } == Array(0..<100))
+            #expect(runs.allSatisfy { $0.value == 1 })
+        }
+    }
+
+    // MARK: Blocking work runs in parallel, within the bound
+
+    /// 16 jobs each wait until all 16 wait: they can finish only if 16 run at once, on a pool
+    /// with 2 CPU slots, so only if the monitor sees the blocked runners and starts more.
+    @Test(.timeLimit(.minutes(1)))
+    func blockedRunnersAreReplacedBeyondTheCPUSlots() {
+        let pool = IsolatedPool(cpuSlots: 2, maxThreads: 32)
+        let barrier = Barrier(count: 16)
+        let futures = (0..<16).map { index in
+            BackgroundFuture(on: pool.context) { () -> Bool in
+                barrier.arriveAndWait()
+            }
+        }
+        #expect(futures.allSatisfy { $0.value })
+        #expect(pool.pool.threads.peak >= 16)
+    }
+
+    /// The same on the default global context, as a user meets it.
+    @Test(.timeLimit(.minutes(1)))
+    func blockingLoadsOnTheDefaultContextRunBeyondTheCores() {
+        let barrier = Barrier(count: 16)
+        let futures = (0..<16).map { _ in BackgroundFuture { barrier.arriveAndWait() } }
+        #expect(futures.allSatisfy { $0.value })
+    }
+
+    /// `.io` gives each job its own thread at once: 64 jobs that wait for each other all finish.
+    @Test(.timeLimit(.minutes(1)))
+    func theIOContextRunsEveryWaitingJobAtOnce() {
+        let barrier = Barrier(count: 64)
+        let futures = (0..<64).map { _ in BackgroundFuture(on: .io) { barrier.arriveAndWait() } }
+        #expect(futures.allSatisfy { $0.value })
+    }
+
+    /// 10,000 blocking futures at once never make more threads than the bound, and each runs
+    /// exactly once.
+    @Test(.timeLimit(.minutes(2)))
+    func tenThousandBlockingFuturesStayWithinTheBound() {
+        let bound = 32
+        let pool = IsolatedPool(cpuSlots: 2, maxThreads: bound)
+        let baseline = processThreadCount()
+        let count = 10_000
+        let runs = AtomicCounters(count: count)
+        let running = PeakGauge()
+        let processThreads = PeakGauge()
+        let futures = (0..<count).map { index in
+            BackgroundFuture(on: pool.context) { () -> Int in
+                runs.increment(index)
+                running.enter()
+                if index % 100 == 0 { processThreads.record(processThreadCount()) }
+                usleep(5_000)  // blocks: the monitor sees it and starts other runners
+                running.leave()
+                return index
+            }
+        }
+        let finished = DispatchSemaphore(value: 0)
+        for future in futures { future.onComplete { _ in finished.signal() } }
+        for _ in 0..<count { #expect(finished.wait(timeout: .now() + 120) == .success) }
+        #expect((0..<count).allSatisfy { runs[$0] == 1 })
+        #expect(pool.pool.threads.peak <= bound)
+        #expect(running.peak <= bound)
+        // The process may have other tests' threads too; this pool adds at most its bound and its
+        // monitor.
+        reportFigure(
+            "10,000 blocking futures on a pool bounded at \(bound) threads: at most \(running.peak) ran at once, "
+                + "the pool peaked at \(pool.pool.threads.peak) threads; process threads \(baseline) before, "
+                + "peak \(processThreads.peak) while running")
+    }
+
+    /// CPU-bound jobs never run on more runners than CPU slots: the monitor never sees a
+    /// computing runner as blocked, even one waiting for a core on a busy machine. (The jobs say
+    /// they finished themselves, so that no callback's lock is in their way.)
+    @Test(.timeLimit(.minutes(1)))
+    func computingJobsKeepOneRunnerPerSlot() {
+        let pool = IsolatedPool(cpuSlots: 2, maxThreads: 32)
+        let running = PeakGauge()
+        let finished = DispatchSemaphore(value: 0)
+        let futures = (0..<40).map { _ in
+            BackgroundFuture(on: pool.context) {
+                running.enter()
+                spin(for: .milliseconds(5))
+                running.leave()
+                finished.signal()
+            }
+        }
+        for _ in futures { #expect(finished.wait(timeout: .now() + 60) == .success) }
+        #expect(running.peak <= 2)
+        #expect(pool.pool.threads.peak <= 2)
+    }
+
+    /// Threads beyond the kept ones exit once idle for the pool's timeout, as the kernel counts
+    /// them (`/proc/self/task/*/comm`, by the pool's thread name).
+    @Test(.timeLimit(.minutes(1)))
+    func extraThreadsRetireWhenIdle() {
+        let pool = IsolatedPool(
+            label: "ft-retire", cpuSlots: 1, maxThreads: 12, keptThreads: 1, idleTimeout: .milliseconds(50))
+        let barrier = Barrier(count: 12)
+        let finished = DispatchSemaphore(value: 0)
+        let futures = (0..<12).map { _ in
+            BackgroundFuture(on: pool.context) { () -> Bool in
+                defer { finished.signal() }
+                return barrier.arriveAndWait()
+            }
+        }
+        for _ in futures { #expect(finished.wait(timeout: .now() + 60) == .success) }
+        #expect(futures.allSatisfy { $0.value })
+        #expect(pool.pool.threads.peak == 12)
+        #expect(threadsNamed("ft-retire") >= 1)
+        #expect(eventually { pool.pool.threads.now == 1 && threadsNamed("ft-retire") == 1 })
+    }
+
+    /// The global contexts' extra threads retire too, within their documented 2 seconds (the test
+    /// allows far more, for a loaded machine), as the kernel counts them.
+    @Test(.timeLimit(.minutes(1)))
+    func theGlobalContextsExtraThreadsRetire() throws {
+        let pool = try #require(ExecutionContext.global(qos: .userInteractive).scheduler as? ThreadPool)
+        let barrier = Barrier(count: 24)
+        let finished = DispatchSemaphore(value: 0)
+        let futures = (0..<24).map { _ in
+            BackgroundFuture(on: .global(qos: .userInteractive)) { () -> Bool in
+                defer { finished.signal() }
+                return barrier.arriveAndWait()
+            }
+        }
+        for _ in futures { #expect(finished.wait(timeout: .now() + 60) == .success) }
+        #expect(futures.allSatisfy { $0.value })
+        let during = threadsNamed("futures.ui")
+        #expect(during >= 24)
+        #expect(eventually { pool.threads.now <= ContextScheduler.cores && threadsNamed("futures.ui") <= ContextScheduler.cores })
+        reportFigure(
+            "24 blocked loads on the global context (user-interactive): \(during) of its threads while they ran, "
+                + "\(threadsNamed("futures.ui")) after they retired")
+    }
+
+    // MARK: Nested waits and parked runners
+
+    /// A runner parked in a future's wait gives its slot up at once, with no monitor: here the
+    /// only slot's job waits for a promise that the next queued job completes.
+    @Test(.timeLimit(.minutes(1)))
+    func aRunnerParkedOnAFutureGivesItsSlotUp() {
+        for _ in 0..<50 {
+            let pool = IsolatedPool(cpuSlots: 1, maxThreads: 2, detectsBlocking: false)
+            let promise = Promise<Int, Never>()
+            let waiting = BackgroundFuture(on: pool.context) { promise.future.value + 1 }
+            let completing = BackgroundFuture(on: pool.context) { promise.succeed(41) }
+            let finished = Signal()
+            waiting.onComplete { _ in finished.send() }
+            #expect(finished.wait())
+            #expect(waiting.value == 42)
+            #expect(completing.value)
+        }
+    }
+
+    /// A tree of futures, each waiting on its children with blocking reads, on a pool of one slot
+    /// and two threads: readers inside work run queued children themselves.
+    @Test(.timeLimit(.minutes(1)))
+    func nestedWaitsFinishOnAPoolOfOneSlot() {
+        let pool = IsolatedPool(cpuSlots: 1, maxThreads: 2)
+        @Sendable func tree(_ depth: Int) -> Future<Int, Never> {
+            BackgroundFuture(on: pool.context) {
+                guard depth > 0 else { return 1 }
+                return (0..<6).map { _ in tree(depth - 1) }.reduce(0) { $0 + $1.value }
+            }
+        }
+        #expect(tree(4).value == 1_296)
+    }
+
+    /// Job A waits for job B, both queued and neither read by anyone: B runs only if the pool
+    /// starts another runner while A's is blocked.
+    @Test(.timeLimit(.minutes(2)))
+    func aBlockedRunnerDoesNotHoldBackOtherQueuedWork() {
+        let pool = IsolatedPool(cpuSlots: 1, maxThreads: 4)
+        for _ in 0..<100 {
+            let bSignalled = DispatchSemaphore(value: 0)
+            let finished = Signal()
+            let a = BackgroundFuture(on: pool.context) { bSignalled.wait(timeout: .now() + 60) == .success }
+            let b = BackgroundFuture(on: pool.context) { bSignalled.signal() }
+            a.onComplete { _ in finished.send() }
+            #expect(finished.wait(limit: .seconds(5)), "\(pool.pool.stateDescription)")
+            #expect(a.peek?.success == true)
+            withExtendedLifetime(b) {}
+        }
+    }
+
+    // MARK: Exactly once, and nothing kept
+
+    /// Threads create futures on the global pools and read their own at once while other threads
+    /// read them too, round after round: every work runs once, whoever runs it.
+    @Test(.timeLimit(.minutes(2)))
+    func everyJobRunsExactlyOnceUnderRacingSubmittersAndReaders() {
+        let threads = RacingThreads(count: 4)
+        defer { threads.stop() }
+        let perThread = 32
+        for round in 0..<200 {
+            let runs = (0..<threads.count * perThread).map { _ in Counter() }
+            let made = (0..<threads.count).map { _ in Slot<[Future<Int, Never>]>() }
+            threads.race { thread in
+                let context = ExecutionContext.global(qos: thread % 2 == 0 ? .default : .utility)
+                made[thread].value = (0..<perThread).map { offset in
+                    let job = thread * perThread + offset
+                    let future = BackgroundFuture(on: context) {
+                        runs[job].increment()
+                        return job &* round
+                    }
+                    if offset % 3 == 0 { #expect(future.value == job &* round) }
+                    return future
+                }
+            }
+            threads.race { thread in
+                // Each thread reads a neighbour's futures, newest first.
+                let neighbour = made[(thread + 1) % threads.count].value!
+                for (offset, future) in neighbour.enumerated().reversed() {
+                    let job = (thread + 1) % threads.count * perThread + offset
+                    #expect(future.value == job &* round)
+                }
+            }
+            #expect(runs.allSatisfy { $0.value == 1 })
+        }
+    }
+
+    /// One future at a time, waited for without being read, so that each is submitted about when
+    /// the worker that ran the one before it stops watching the queue: none is stranded.
+    @Test(.timeLimit(.minutes(2)))
+    func workSubmittedWhileTheWorkersGoIdleStillRuns() {
+        for round in 0..<5_000 {
+            let finished = Signal()
+            let future = BackgroundFuture { round }
+            future.onComplete { _ in finished.send() }
+            #expect(finished.wait())
+            #expect(future.peek?.success == round)
+        }
+    }
+
+    /// Many more jobs than runners, never read: the workers drain them all.
+    @Test(.timeLimit(.minutes(1)))
+    func aLongQueueIsDrainedWithoutReaders() {
+        let pool = IsolatedPool(cpuSlots: 2, maxThreads: 4)
+        let count = 10_000
+        let runs = (0..<count).map { _ in Counter() }
+        let finished = DispatchSemaphore(value: 0)
+        let futures = (0..<count).map { index in
+            BackgroundFuture(on: pool.context) {
+                runs[index].increment()
+                return index
+            }
+        }
+        for future in futures { future.onComplete { _ in finished.signal() } }
+        for _ in 0..<count { #expect(finished.wait(timeout: .now() + 60) == .success) }
+        #expect(futures.map { $0.peek?.success } == Array(0..<count))
+        #expect(runs.allSatisfy { $0.value == 1 })
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func futuresReadAtOnceOnTheGlobalContextAreFreed() {
+        let watched = (0..<1_000).map { index in
+            let future = BackgroundFuture { index }
+            #expect(future.value == index)
+            return WeakBox(future)
+        }
+        #expect(eventually { watched.allSatisfy(\.isReleased) })
+    }
+
+    /// Cancelling a queued future drops its work: the entry is skipped, never run, and freed.
+    @Test(.timeLimit(.minutes(1)))
+    func aCancelledQueuedFutureNeverRunsAndItsEntryIsFreed() throws {
+        let pool = IsolatedPool(cpuSlots: 1, maxThreads: 1, detectsBlocking: false)
+        let blocker = Gate()
+        let held = BackgroundFuture(on: pool.context) { blocker.wait() }
+        let runs = Counter()
+        var cancelled: BackgroundFuture<Int, any Error>? = BackgroundFuture(on: pool.context) { () throws -> Int in
+            runs.increment()
+            return 1
+        }
+        let kept = BackgroundFuture(on: pool.context) { () throws -> Int in 2 }
+        #expect(cancelled!.cancel())
+        let watched = WeakBox(cancelled!)
+        cancelled = nil
+        blocker.open()
+        #expect(try kept.value == 2)
+        held.value
+        #expect(eventually { watched.isReleased })
+        #expect(runs.value == 0)
+    }
+
+    /// A pool made for a context shuts down when the context is gone: once its queued work has
+    /// run, its threads exit, and once the futures made on it (which refer to its scheduling) are
+    /// gone too, it is freed.
+    @Test(.timeLimit(.minutes(1)))
+    func aPoolOutlivesItsContextUntilItsWorkRanAndIsThenFreed() {
+        let gate = Gate()
+        var pool: IsolatedPool? = IsolatedPool(cpuSlots: 1, maxThreads: 2)
+        let watched = WeakBox(pool!.pool)
+        var future: Future<Int, Never>? = BackgroundFuture(on: pool!.context) { () -> Int in
+            gate.wait()
+            return 7
+        }
+        pool = nil
+        #expect(!watched.isReleased)
+        gate.open()
+        #expect(future?.value == 7)
+        #expect(eventually { watched.object.map { $0.threads.now == 0 } ?? true })
+        future = nil
+        #expect(eventually { watched.isReleased })
+    }
+
+    @Test func theRingKeepsOrderAcrossGrowthAndWrapAround() {
+        var ring = JobRing()
+        let order = Locked<[Int]>([])
+        var next = 0
+        var popped = 0
+        // Push three, pop two, so the head moves and the buffer grows while wrapped.
+        while popped < 2_000 {
+            for _ in 0..<3 where next < 2_000 {
+                let id = next
+                ring.push(.closure { order.withLock { $0.append(id) } })
+                next += 1
+            }
+            for _ in 0..<2 {
+                guard let job = ring.pop() else { break }
+                job.run()
+                popped += 1
+            }
+        }
+        #expect(ring.isEmpty)
+        #expect(ring.pop() == nil)
+        #expect(order.withLock { $0 } == Array(0..<2_000))
+    }
+}
+
+/// A thread pool of a test's own, shut down when the test lets go of it.
+final class IsolatedPool: Sendable {
+    let pool: ThreadPool
+    let context: ExecutionContext
+
+    init(
+        label: String = "ft-pool", cpuSlots: Int, maxThreads: Int, keptThreads: Int = 0,
+        idleTimeout: Duration = .milliseconds(200), detectsBlocking: Bool = true
+    ) {
+        pool = ThreadPool(
+            .init(
+                label: label, cpuSlots: cpuSlots, maxThreads: maxThreads, keptThreads: keptThreads,
+                idleTimeout: idleTimeout, detectsBlocking: detectsBlocking))
+        context = ExecutionContext(pool: pool, owned: true)
+    }
+}
+
+/// A barrier for `count` threads: each waits until all have arrived. The wait has a generous
+/// limit so that a broken pool fails the test instead of hanging it; `arriveAndWait()` says
+/// whether everyone arrived.
+final class Barrier: @unchecked Sendable {
+    // @unchecked: `arrived` is read and written only while `condition` is locked.
+    private let condition = NSCondition()
+    private var arrived = 0
+    private let count: Int
+
+    init(count: Int) { self.count = count }
+
+    func arriveAndWait(limit: TimeInterval = 60) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        arrived += 1
+        if arrived == count { condition.broadcast() }
+        let deadline = Date(timeIntervalSinceNow: limit)
+        while arrived < count {
+            if !condition.wait(until: deadline) { return arrived >= count }
+        }
+        return true
+    }
+}
+
+/// How many of this process's threads have the name `name`, as the kernel says
+/// (`/proc/self/task/*/comm`); Linux keeps the first 15 bytes of a thread's name.
+func threadsNamed(_ name: String) -> Int {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+    return tasks.count { task in
+        let comm = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
+        return comm?.trimmingCharacters(in: .newlines) == name
+    }
+}
+
+/// Whether `condition` holds within `limit`, looking every millisecond: a bounded wait for
+/// something that happens on other threads, never a timing assertion.
+func eventually(limit: Duration = .seconds(30), _ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while !condition() {
+        if ContinuousClock.now >= deadline { return false }
+        usleep(1_000)
+    }
+    return true
+}
