@@ -140,6 +140,48 @@ def compare(before_path, after_path):
                   f"{ratio(after[name], before[name], cpu)} |")
 
 
+def blocking_rows(get, out):
+    """Group 7: blocking loads, as ratios to a thread per load, with the peak thread counts."""
+    targets = {64: "≤ 3×", 256: "≤ 5×"}
+    rows = []
+    for count in [16, 64, 256, 1024]:
+        prefix = f"7 blocking, {count} loads of 100 ms:"
+        floor = get(f"{prefix} peer thread per load")
+        if not floor:
+            continue
+        cells = []
+        for name in ["BackgroundFuture", "BackgroundFuture on .io", "peer DispatchQueue.global()", "peer TaskGroup"]:
+            metrics = get(f"{prefix} {name}")
+            if not metrics:
+                cells.append("not run")
+                continue
+            threads = metrics.get("peak threads")
+            peak = f", {threads:.0f} threads" if threads else ""
+            cells.append(f"{time_text(metrics['wallClock'])} = {ratio(metrics, floor)}{peak}")
+        rows.append(f"| {count} | {time_text(floor['wallClock'])} | " + " | ".join(cells) + f" | {targets.get(count, '')} |")
+    if not rows:
+        return
+    out.append("")
+    out.append("| Loads of 100 ms, read in order | a thread per load | BackgroundFuture (default context) | "
+               "BackgroundFuture on `.io` | `DispatchQueue.global()` | `TaskGroup` | Target (default ÷ thread per load) |")
+    out.append("| ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    out.extend(rows)
+    mixed = get("7 blocking, mixed 16 + 16: BackgroundFuture")
+    alone = get("7 blocking, mixed 16 + 16: sequential CPU half alone")
+    if mixed and alone:
+        peers = [("a thread per load", get("7 blocking, mixed 16 + 16: peer thread per load")),
+                 ("`DispatchQueue.global()`", get("7 blocking, mixed 16 + 16: peer DispatchQueue.global()"))]
+        text = ", ".join(f"{label} {time_text(m['wallClock'])} ({ratio(mixed, m)})" for label, m in peers if m)
+        threads = mixed.get("peak threads")
+        out.append("")
+        out.append(f"Mixed, 16 × 20 ms computing + 16 × 100 ms blocking: BackgroundFuture {time_text(mixed['wallClock'])}"
+                   f"{f', {threads:.0f} threads at most' if threads else ''}; {text}; the computing half alone, "
+                   f"sequentially, {time_text(alone['wallClock'])}.")
+    settled = get("7 blocking, threads settled 3 s after the loads")
+    if settled and settled.get("threads settled"):
+        out.append(f"Threads left 3 s after 256 loads on the default context: {settled['threads settled']:.0f}.")
+
+
 def main():
     if sys.argv[1] == "--compare":
         compare(sys.argv[2], sys.argv[3])
@@ -222,6 +264,8 @@ def main():
         out.append(f"| Parallel speedup, 8 × 20 ms jobs, interleaved (median of per-iteration ratios) | "
                    f"{ours_speedup:.2f}× | | concurrentPerform | {peer_speedup:.2f}× | | {of_peer:.2f} of peer | | "
                    f"≥ 1.9×, or ≥ 0.95 of peer |")
+
+    blocking_rows(get, out)
 
     out.append("")
     out.append("| Pending value (1M, closure captures an Int) | mallocs each | bytes requested each |")

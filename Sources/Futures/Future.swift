@@ -182,6 +182,11 @@ public class Future<Value: Sendable, Failure: Error>: _FutureCore, @unchecked Se
     }
 }
 
+// The non-throwing twins below work around a compiler crash: on Swift 6.3, a `get throws(Failure)`
+// accessor read without `try` where `Failure == Never` crashes SILGen (signal 11), in this module
+// and in user code such as `func f<T>(_ x: Future<T, Never>) -> T { x.value }`
+// (swiftlang/swift#74273, fixed by swiftlang/swift#86815 after 6.3). Overload resolution picks the
+// twin, and `GenericCodeTests` compiles such user code. Remove the twins once the fix ships.
 extension Future where Failure == Never {
     /// The value, waiting for it (or computing it, for a lazy future) if needed.
     ///

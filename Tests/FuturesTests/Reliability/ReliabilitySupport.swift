@@ -133,8 +133,8 @@ func processThreadCount() -> Int {
     return -1
 }
 
-/// Prints a measured figure so that it appears in the CI log; the figures in docs/reliability.md
-/// come from these lines.
+/// Prints a measured figure so that it appears in the CI log; the figures in the README's
+/// Reliability section come from these lines.
 func reportFigure(_ text: String) {
     print("[reliability] \(text)")
 }
