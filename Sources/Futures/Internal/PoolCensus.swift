@@ -54,30 +54,40 @@ struct PoolCensus: Equatable {
     }
 }
 
-/// The monitor's look at one runner: which job it runs, and its CPU and wall clocks.
+/// The monitor's look at one runner: which job it runs, its CPU and wall clocks, and how many
+/// looks in a row, this one included, found it using less than a quarter of a core.
 struct RunnerSample: Equatable {
     var job: UInt64
     var cpuNanoseconds: UInt64
     var wallNanoseconds: UInt64
+    var idleLooks = 0
 
     /// What two looks at a runner say about it.
     enum Verdict: Equatable {
-        /// Not enough to judge: another job, or too short a time between the looks.
+        /// Not enough to judge: another job, too short a time between the looks, or only one
+        /// idle look so far.
         case unknown
         /// It used at least half a core: it computes.
         case computing
-        /// It used less than a quarter of a core: it may be blocked (or waiting for a core, which
-        /// the monitor then asks the kernel about).
+        /// It used less than a quarter of a core in each of the last two intervals: it may be
+        /// blocked (or waiting for a core, which the monitor then asks the kernel about). Two
+        /// looks, so that a runner that waits a moment for a lock is not taken for blocked.
         case mayBeBlocked
     }
 
-    /// The verdict from `previous` to `self`, looks at least `minimumInterval` nanoseconds apart.
-    func verdict(since previous: RunnerSample, minimumInterval: UInt64) -> Verdict {
-        guard previous.job == job, wallNanoseconds >= previous.wallNanoseconds &+ minimumInterval else { return .unknown }
+    /// This look, judged against `previous` (looks at least `minimumInterval` nanoseconds apart):
+    /// the verdict, and the sample to keep for the next look.
+    func judged(since previous: RunnerSample, minimumInterval: UInt64) -> (Verdict, RunnerSample) {
+        var next = self
+        guard previous.job == job, wallNanoseconds >= previous.wallNanoseconds &+ minimumInterval else {
+            return (.unknown, next)
+        }
         let wall = wallNanoseconds - previous.wallNanoseconds
         let cpu = cpuNanoseconds >= previous.cpuNanoseconds ? cpuNanoseconds - previous.cpuNanoseconds : 0
-        if cpu.multipliedReportingOverflow(by: 4).partialValue < wall { return .mayBeBlocked }
-        if cpu.multipliedReportingOverflow(by: 2).partialValue >= wall { return .computing }
-        return .unknown
+        if cpu.multipliedReportingOverflow(by: 4).partialValue < wall {
+            next.idleLooks = previous.idleLooks + 1
+            return (next.idleLooks >= 2 ? .mayBeBlocked : .unknown, next)
+        }
+        return (cpu.multipliedReportingOverflow(by: 2).partialValue >= wall ? .computing : .unknown, next)
     }
 }

@@ -3,9 +3,9 @@ import Foundation
 /// The monitor: a thread per pool that, while work waits for a CPU slot, looks at the runners
 /// every `monitorInterval` and frees the slots of those that block.
 ///
-/// A runner that used less than a quarter of a core since the last look may be blocked, or only
-/// waiting for a core on a busy machine; the monitor asks the kernel which (`ThreadProbe`), and
-/// stops counting it as computing only if it is not runnable. One that it stopped counting and
+/// A runner that used less than a quarter of a core in each of the last two intervals may be
+/// blocked, or only waiting for a core on a busy machine; the monitor asks the kernel which
+/// (`ThreadProbe`), and stops counting it as computing only if it is not runnable. One that it stopped counting and
 /// that uses half a core or more again is counted again. Between looks it sleeps, and when no
 /// work waits for a slot it sleeps until a submit asks for it, so an idle pool costs nothing.
 ///
@@ -60,9 +60,11 @@ extension ThreadPool {
         var next: [ObjectIdentifier: RunnerSample] = [:]
         for worker in running {
             guard let cpu = worker.probe.cpuNanoseconds() else { continue }
-            let sample = RunnerSample(job: worker.jobNumber, cpuNanoseconds: cpu, wallNanoseconds: now)
+            var sample = RunnerSample(job: worker.jobNumber, cpuNanoseconds: cpu, wallNanoseconds: now)
             if let previous = samples[ObjectIdentifier(worker)] {
-                switch sample.verdict(since: previous, minimumInterval: minimumInterval) {
+                let (verdict, judged) = sample.judged(since: previous, minimumInterval: minimumInterval)
+                sample = judged
+                switch verdict {
                 case .mayBeBlocked:
                     if worker.currentState == .computing, worker.probe.isRunnable() != true {
                         _ = worker.markBlocked()

@@ -70,20 +70,28 @@ struct PoolCensusTests {
         #expect(census.startRunners(limit: .max) == .init(wake: 0, spawn: 1))
     }
 
-    @Test("the monitor's verdict: a quarter of a core is blocked, half is computing, the rest unknown")
+    @Test("the monitor's verdict: under a quarter of a core twice is blocked, half is computing, the rest unknown")
     func verdicts() {
         let ms: UInt64 = 1_000_000
         let before = RunnerSample(job: 3, cpuNanoseconds: 10 * ms, wallNanoseconds: 100 * ms)
-        func after(cpu: UInt64, wall: UInt64 = ms, job: UInt64 = 3) -> RunnerSample.Verdict {
-            RunnerSample(job: job, cpuNanoseconds: 10 * ms + cpu, wallNanoseconds: 100 * ms + wall)
-                .verdict(since: before, minimumInterval: ms / 2)
+        func look(cpu: UInt64, wall: UInt64 = ms, job: UInt64 = 3, since previous: RunnerSample = before)
+            -> (RunnerSample.Verdict, RunnerSample)
+        {
+            RunnerSample(job: job, cpuNanoseconds: previous.cpuNanoseconds + cpu, wallNanoseconds: previous.wallNanoseconds + wall)
+                .judged(since: previous, minimumInterval: ms / 2)
         }
-        #expect(after(cpu: 0) == .mayBeBlocked)
-        #expect(after(cpu: ms / 5) == .mayBeBlocked)
-        #expect(after(cpu: ms / 3) == .unknown)
-        #expect(after(cpu: ms / 2) == .computing)
-        #expect(after(cpu: ms) == .computing)
-        #expect(after(cpu: 0, job: 4) == .unknown)  // another job: no judgement
-        #expect(after(cpu: 0, wall: ms / 4) == .unknown)  // looks too close together
+        // One idle look is not enough; a second one in a row is.
+        let (first, afterFirst) = look(cpu: 0)
+        #expect(first == .unknown && afterFirst.idleLooks == 1)
+        let (second, afterSecond) = look(cpu: ms / 5, since: afterFirst)
+        #expect(second == .mayBeBlocked && afterSecond.idleLooks == 2)
+        // A look that computes in between starts the count again.
+        let (busy, afterBusy) = look(cpu: ms, since: afterFirst)
+        #expect(busy == .computing && afterBusy.idleLooks == 0)
+        #expect(look(cpu: 0, since: afterBusy).0 == .unknown)
+        #expect(look(cpu: ms / 3).0 == .unknown)
+        #expect(look(cpu: ms / 2).0 == .computing)
+        #expect(look(cpu: 0, job: 4, since: afterFirst).0 == .unknown)  // another job: no judgement
+        #expect(look(cpu: 0, wall: ms / 4, since: afterFirst).0 == .unknown)  // looks too close together
     }
 }
