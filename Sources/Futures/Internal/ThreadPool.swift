@@ -194,6 +194,8 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
 
     /// The worker's loop. Called and returns with `lock` held.
     private func runJobs(record: WorkerRecord, state: ThreadState) {
+        // Whether this worker has just watched the queue, in vain: it waits next instead.
+        var watched = false
         while true {
             if !jobs.isEmpty, computing.load(ordering: .relaxed) < cpuSlots {
                 var job = jobs.pop()
@@ -214,21 +216,24 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
                 // worker, about to look at the queue again, is neither computing nor coming.
                 lock.lock()
                 record.endJob()
+                watched = false
                 continue
             }
             if isShutDown && jobs.isEmpty { return }
-            if jobs.isEmpty, census.spinning == 0, Self.spinNanoseconds > 0 {
+            if jobs.isEmpty, !watched, census.spinning == 0, Self.spinNanoseconds > 0 {
                 census.spinning = 1
                 lock.unlock()
                 watchForWork()
                 lock.lock()
                 census.spinning = 0
+                watched = true
                 continue
             }
             // A worker that was on its way (woken, or watching the queue) and finds no free slot
             // stops counting as coming: if work now waits for a slot, the monitor must watch.
             if !jobs.isEmpty, requestMonitorIfNeeded() { wakeMonitor() }
             if waitForWakeUp() == .retire { return }
+            watched = false
         }
     }
 

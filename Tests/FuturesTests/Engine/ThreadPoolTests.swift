@@ -162,6 +162,17 @@ struct ThreadPoolTests {
         #expect(eventually { pool.pool.threads.now == 1 && threadsNamed("ft-retire") == 1 })
     }
 
+    /// An idle pool's threads sleep: none keeps watching the empty queue. (The kernel's state
+    /// of each of the pool's threads, by name; a spinning thread would stay runnable.)
+    @Test(.timeLimit(.minutes(1)))
+    func anIdlePoolsThreadsSleep() {
+        let pool = IsolatedPool(label: "ft-idle", cpuSlots: 2, maxThreads: 4, keptThreads: 4, idleTimeout: .seconds(60))
+        let futures = (0..<100).map { index in BackgroundFuture(on: pool.context) { index } }
+        #expect(futures.map(\.value) == Array(0..<100))
+        #expect(eventually { threadStates(named: "ft-idle").allSatisfy { $0 == "S" } })
+        #expect(!threadStates(named: "ft-idle").isEmpty)
+    }
+
     /// The global contexts' extra threads retire too, within their documented 2 seconds (the test
     /// allows far more, for a loaded machine), as the kernel counts them.
     @Test(.timeLimit(.minutes(1)))
@@ -428,6 +439,19 @@ func threadsNamed(_ name: String) -> Int {
     return tasks.count { task in
         let comm = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
         return comm?.trimmingCharacters(in: .newlines) == name
+    }
+}
+
+/// The kernel's state letters ("R", "S", "D"…) of this process's threads named `name`.
+func threadStates(named name: String) -> [String] {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+    return tasks.compactMap { task in
+        let comm = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
+        guard comm?.trimmingCharacters(in: .newlines) == name,
+            let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        return stat[stat.index(after: close)...].split(separator: " ").first.map(String.init)
     }
 }
 
