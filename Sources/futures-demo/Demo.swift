@@ -1,7 +1,7 @@
 import Foundation
 
-/// The demo's job: time summarizing a directory sequentially and with futures, then show that
-/// a dictionary of lazy futures runs only the closures that are read.
+/// The demo's job: time summarizing a directory sequentially and with futures, show that a
+/// dictionary of lazy futures runs only the closures that are read, and time loads that block.
 enum Demo {
     /// Timed runs of each way; the report gives the best and the median.
     static let repetitions = 5
@@ -47,10 +47,12 @@ enum Demo {
             throw .lazyClosureCount(expected: sample.count, ran: ran)
         }
 
+        let blocking = try BlockingLoads.measure(listing)
+
         let report = Report(
             listing: listing, plain: plain, rounds: rounds, repetitions: repetitions,
             sequential: sequentialTiming, futures: futuresTiming,
-            lazyCount: lazy.summaries.count, lazySample: sample, lazyRuns: ran)
+            lazyCount: lazy.summaries.count, lazySample: sample, lazyRuns: ran, blocking: blocking)
         print(report.text, terminator: "")
     }
 }

@@ -12,6 +12,7 @@ struct Report {
     var lazyCount: Int
     var lazySample: [FileSummary]
     var lazyRuns: Int
+    var blocking: BlockingLoads
 
     var text: String {
         let bytes = plain.reduce(0) { $0 + $1.byteCount }
@@ -41,6 +42,18 @@ struct Report {
             let lines = summary.lineCount == 1 ? "line " : "lines"
             out += "  \(path)  \(count) \(lines)  fnv1a64 \(Self.hex(summary.checksum))\n"
         }
+        out += "blocking: every file read again after \(BlockingLoads.latencyMicroseconds / 1_000) ms of simulated latency "
+        out += "(a usleep: the thread waits, as for a network disk)\n"
+        out += Self.row("", "best", "median", "speedup")
+        out += Self.row("sequential", Self.ms(blocking.sequential.best), Self.ms(blocking.sequential.median), "")
+        out += Self.row(
+            "futures", Self.ms(blocking.futures.best), Self.ms(blocking.futures.median),
+            Self.ratio(blocking.sequential.best, blocking.futures.best))
+        out += Self.row(
+            "on .io", Self.ms(blocking.io.best), Self.ms(blocking.io.median),
+            Self.ratio(blocking.sequential.best, blocking.io.best))
+        out += "  (\(blocking.fileCount) loads, one BackgroundFuture each; the default context adds threads for "
+        out += "loads that block, up to 64; .io gives each its own, up to 256)\n"
         return out
     }
 

@@ -138,7 +138,10 @@ struct ThreadPoolTests {
         }
         for _ in futures { #expect(finished.wait(timeout: .now() + 60) == .success) }
         #expect(running.peak <= 2)
-        #expect(pool.pool.threads.peak <= 2)
+        // A runner that waits for a lock long enough (ThreadSanitizer's own locks, on a loaded
+        // machine, did once) is blocked for that while, and the pool may start a thread for it;
+        // the job it starts must still wait for a free slot, which the line above checks.
+        #expect(pool.pool.threads.peak <= 4)
     }
 
     /// Threads beyond the kept ones exit once idle for the pool's timeout, as the kernel counts
