@@ -30,6 +30,7 @@
 // |            |                                     | (V) throws(E) -> Future<T, E> ⇒ E (disfavored) |
 // |            |                                     | (V) -> Future<T, any Error> (the overlap)      |
 // | any Error  |                                     | (V) throws -> Future<T, E> ⇒ any Error (dis.)  |
+// |            |                                     | (V) throws -> Future<T, any Error> (overlap)   |
 // |            |                                     | (V) -> Future<T, Never> (the overlap)          |
 // New combinators that take a closure follow the same pattern.
 
@@ -191,6 +192,29 @@ extension Future where Failure == any Error {
         fileID: StaticString = #fileID,
         line: UInt = #line,
         _ transform: @escaping @Sendable (Value) throws -> Future<NewValue, InnerFailure>
+    ) -> Future<NewValue, any Error> {
+        _flatMap(fileID: fileID, line: line, transform)
+    }
+
+    /// Returns a future of the future, failing with `any Error`, that `transform` makes from
+    /// this future's value.
+    ///
+    /// Two overloads fit this case; this one settles it.
+    ///
+    /// ```swift
+    /// let page = url.flatMap { url throws in BackgroundFuture { try fetch(try validated(url)) } }
+    /// ```
+    /// - Parameters:
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - transform: Makes the next future from the value, or throws. It must not block.
+    /// - Returns: A future that fails with the first error on the way.
+    @_disfavoredOverload
+    public func flatMap<NewValue: Sendable>(
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        _ transform: @escaping @Sendable (Value) throws -> Future<NewValue, any Error>
     ) -> Future<NewValue, any Error> {
         _flatMap(fileID: fileID, line: line, transform)
     }
