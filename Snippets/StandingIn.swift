@@ -1,5 +1,8 @@
 // The code of the article "Standing in for the value": FutureProxy's forwarding.
+
+// snippet.imports
 import FutureProxy
+// snippet.end
 
 // snippet.hide
 func loadNames() -> [String] { ["Grace", "Ada", "Barbara"] }
