@@ -24,7 +24,7 @@ print(names().sorted())  // methods, through (): the value itself
 // snippet.end
 
 // snippet.throwing
-let page = BackgroundFuture { try fetchPage() }  // Future<Page, FetchError>
+let page = BackgroundFuture { () throws(FetchError) in try fetchPage() }  // Future<Page, FetchError>
 let title = try page.title  // a future that can fail makes every forwarded read throw
 let firstWord = try page().words.first  // and `()` too
 // snippet.end

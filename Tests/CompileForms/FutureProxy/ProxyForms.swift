@@ -21,8 +21,10 @@ func forwardingForms() throws {
     expectType(names.count, Int.self)
     expectType(names[0], String.self)
     expectType(names().sorted(), [String].self)
-    let page = BackgroundFuture { try fetchPage() }
+    let page = BackgroundFuture { () throws(FetchError) in try fetchPage() }
     expectType(try page.title, String.self)
+    let untypedPage = BackgroundFuture { try fetchPage() }  // `try` alone: any Error
+    expectType(untypedPage, BackgroundFuture<Page, any Error>.self)
     let answer = LazyFuture { 6 * 7 }
     expectType(answer == 42, Bool.self)
     expectType(answer + 1, Int.self)
@@ -42,7 +44,7 @@ func combinatorsWithProxy(names: Future<[String], Never>, typed: Future<[Int], F
 // stands in for its value with FutureProxy.
 final class Catalog: Sendable {
     let names = LazyFuture { loadNames() }
-    let page = BackgroundFuture { try fetchPage() }
+    let page = BackgroundFuture { () throws(FetchError) in try fetchPage() }
 
     var summary: String {
         get throws(FetchError) { "\(names.count) names, \(try page.title)" }

@@ -16,3 +16,8 @@ func agentForms() {
         notebook.async { notebook throws(LoadError) in try notebook.check() }.map { $0 + 1 }.flatMap { fetchUser($0) },
         Future<User, LoadError>.self)
 }
+
+/// A typed API whose work cannot fail: the error type comes from the return type.
+func noteCount(in notebook: Agent<Notebook>) -> BackgroundFuture<Int, LoadError> {
+    notebook.async { $0.notes.count }
+}

@@ -12,7 +12,12 @@ func bridgingForms() {
     expectType(Future.task { await Task.yield(); return 1 }, Future<Int, Never>.self)
     expectType(Future.task { try await profile(for: 1) }, Future<String, any Error>.self)
     expectType(Future.task { () async throws(LoadError) in try await typedProfile(for: 1) }, Future<String, LoadError>.self)
-    expectType(Future<String, LoadError>.task { try await typedProfile(for: 1) }.map { $0.count }, Future<Int, LoadError>.self)
+    expectType(
+        Future<String, LoadError>.task { () async throws(LoadError) in try await typedProfile(for: 1) }.map { $0.count },
+        Future<Int, LoadError>.self)
+    expectType(Future<Int, LoadError>.task { 5 }, Future<Int, LoadError>.self)
+    let annotated: Future<Int, LoadError> = Future.task { 5 }
+    expectType(annotated, Future<Int, LoadError>.self)
     expectType(Future.task { try await profile(for: 1) }.map { $0.count }, Future<Int, any Error>.self)
     expectType(Future<String, any Error>.wrap { complete in legacyFetch(1) { complete($0) } }, Future<String, any Error>.self)
     expectType(Future<String, any Error>.wrap { complete in complete("a", nil) }, Future<String, any Error>.self)
@@ -25,4 +30,9 @@ func bridgingForms() {
 func asyncReads(typed: Future<Int, LoadError>, never: Future<Int, Never>) async throws(LoadError) -> Int {
     let plain = await never.get()
     return try await typed.get() + plain
+}
+
+/// A typed API whose work cannot fail: the error type comes from the return type.
+func cachedCountTask() -> Future<Int, LoadError> {
+    Future.task { await Task.yield(); return 5 }
 }

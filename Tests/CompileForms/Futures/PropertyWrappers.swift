@@ -1,4 +1,5 @@
 // The property wrappers where the language allows them, and what to write where it does not.
+import Dispatch  // for `.utility`: a member of Dispatch needs its import (SE-0444)
 import Futures
 
 func buildIndex(of words: [String]) -> [String: Int] {
