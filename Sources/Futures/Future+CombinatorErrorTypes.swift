@@ -125,7 +125,7 @@ extension Future where Failure == Never {
 
     /// A future that cannot fail has no error to map: this overload only warns.
     ///
-    /// To change the error type, write ``setFailureType(to:)`` or ``Future/eraseFailure()``.
+    /// To change the error type, write ``setFailureType(to:fileID:line:)`` or ``Future/eraseFailure(fileID:line:)``.
     ///
     /// ```swift
     /// let widened = LazyFuture { 3 }.setFailureType(to: LoadError.self)   // not mapError
@@ -135,7 +135,7 @@ extension Future where Failure == Never {
     ///     leave the default.
     ///   - line: The line that makes the future, likewise; leave the default.
     ///   - transform: Never called.
-    /// - Returns: The future with the new error type, as ``setFailureType(to:)`` gives.
+    /// - Returns: The future with the new error type, as ``setFailureType(to:fileID:line:)`` gives.
     @available(
         *, deprecated,
         message: "a future that cannot fail has no error to map; to change its error type write 'setFailureType(to:)' or 'eraseFailure()'"
@@ -150,7 +150,7 @@ extension Future where Failure == Never {
 
     /// A future that cannot fail has nothing to recover from: this overload only warns.
     ///
-    /// Use the future as it is, or ``setFailureType(to:)`` to give it an error type.
+    /// Use the future as it is, or ``setFailureType(to:fileID:line:)`` to give it an error type.
     ///
     /// ```swift
     /// let count = LazyFuture { 3 }   // no recover needed: it cannot fail
@@ -160,7 +160,7 @@ extension Future where Failure == Never {
     ///     leave the default.
     ///   - line: The line that makes the future, likewise; leave the default.
     ///   - transform: Never called.
-    /// - Returns: The future with the new error type, as ``setFailureType(to:)`` gives.
+    /// - Returns: The future with the new error type, as ``setFailureType(to:fileID:line:)`` gives.
     @available(
         *, deprecated,
         message: "a future that cannot fail has nothing to recover from; use it as it is, or write 'setFailureType(to:)'"

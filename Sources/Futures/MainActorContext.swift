@@ -1,8 +1,8 @@
 import Dispatch
 
 /// The main actor, as the context of a callback: what `.main` names in
-/// ``Future/onComplete(on:_:)-3kv1b``, ``Future/onSuccess(on:_:)-8wjo8`` and
-/// ``Future/onFailure(on:_:)-4p3ap``.
+/// ``Future/onComplete(on:_:)-(MainActorContext,_)``, ``Future/onSuccess(on:_:)-(MainActorContext,_)`` and
+/// ``Future/onFailure(on:_:)-(MainActorContext,_)``.
 ///
 /// A callback given to it is a `@MainActor` closure, so it may touch main-actor state, and it
 /// runs on the main actor: a job on the main dispatch queue, the main actor's executor, in the
