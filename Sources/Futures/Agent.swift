@@ -66,31 +66,4 @@ public final class Agent<Object>: @unchecked Sendable {
             try work(&self.object)
         }
     }
-
-    /// Runs `work`, which cannot fail, on the agent's queue, and returns a future of its result
-    /// with the error type the context asks for.
-    ///
-    /// ```swift
-    /// func rowCount() -> BackgroundFuture<Int, DatabaseError> {
-    ///     db.async { $0.rows.count }
-    /// }
-    /// ```
-    /// - Parameters:
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
-    ///   - work: Gets the object, which it may change.
-    /// - Returns: A future of what `work` returns.
-    @_disfavoredOverload
-    @discardableResult
-    public func async<Result: Sendable, Failure: Error>(
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
-        _ work: @escaping @Sendable (inout Object) -> Result
-    ) -> BackgroundFuture<Result, Failure> {
-        BackgroundFuture(context: .queue(queue), pinned: true, fileID: fileID, line: line) {
-            () throws(Failure) -> Result in
-            work(&self.object)
-        }
-    }
 }

@@ -34,34 +34,6 @@ extension Future {
         return promise.future
     }
 
-    /// Makes a future of an `async` closure that cannot fail, run as a `Task`, with the error
-    /// type the context asks for.
-    ///
-    /// This overload lets a closure that does not throw make a future of any error type, where the
-    /// type comes from the context (a return type, an annotation).
-    ///
-    /// ```swift
-    /// func cachedProfile() -> Future<Profile, APIError> {
-    ///     Future.task { await cache.profile() }
-    /// }
-    /// ```
-    /// - Parameters:
-    ///   - priority: The task's priority.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
-    ///   - work: The async computation.
-    /// - Returns: A future resolved with the task's value.
-    @_disfavoredOverload
-    public static func task(
-        priority: TaskPriority? = nil,
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
-        _ work: @escaping @Sendable () async -> Value
-    ) -> Future<Value, Failure> {
-        task(priority: priority, fileID: fileID, line: line) { () async throws(Failure) -> Value in await work() }
-    }
-
     /// Makes a future from a callback API of any shape: `start` gets a completion handler
     /// to hand to the API.
     ///

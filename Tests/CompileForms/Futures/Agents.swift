@@ -12,12 +12,13 @@ func agentForms() {
     expectType(notebook.async { $0.notes.count }, BackgroundFuture<Int, Never>.self)
     expectType(notebook.async { notebook throws(LoadError) in try notebook.check() }, BackgroundFuture<Int, LoadError>.self)
     expectType(notebook.async { $0.notes.count }.map { $0 + 1 }, Future<Int, Never>.self)
+    expectType(notebook.async { $0.notes.count }.flatMap { fetchUser($0) }, Future<User, LoadError>.self)
     expectType(
         notebook.async { notebook throws(LoadError) in try notebook.check() }.map { $0 + 1 }.flatMap { fetchUser($0) },
         Future<User, LoadError>.self)
 }
 
-/// A typed API whose work cannot fail: the error type comes from the return type.
-func noteCount(in notebook: Agent<Notebook>) -> BackgroundFuture<Int, LoadError> {
-    notebook.async { $0.notes.count }
+/// A typed API whose work cannot fail.
+func noteCount(in notebook: Agent<Notebook>) -> Future<Int, LoadError> {
+    notebook.async { $0.notes.count }.setFailureType(to: LoadError.self)
 }

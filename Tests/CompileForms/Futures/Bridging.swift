@@ -16,9 +16,9 @@ func bridgingForms() {
         Future<String, LoadError>.task { () async throws(LoadError) in try await typedProfile(for: 1) }.map { $0.count },
         Future<Int, LoadError>.self)
     expectType(Future<Int, LoadError>.task { 5 }, Future<Int, LoadError>.self)
-    let annotated: Future<Int, LoadError> = Future.task { 5 }
-    expectType(annotated, Future<Int, LoadError>.self)
     expectType(Future.task { try await profile(for: 1) }.map { $0.count }, Future<Int, any Error>.self)
+    expectType(Future.task { 5 }.flatMap { fetchUser($0) }, Future<User, LoadError>.self)
+    expectType(Future.task { 5 }.map { v throws(LoadError) in try parse(v) }, Future<Int, LoadError>.self)
     expectType(Future<String, any Error>.wrap { complete in legacyFetch(1) { complete($0) } }, Future<String, any Error>.self)
     expectType(Future<String, any Error>.wrap { complete in complete("a", nil) }, Future<String, any Error>.self)
     let fetch = Future.wrap(legacyFetch)
@@ -32,7 +32,7 @@ func asyncReads(typed: Future<Int, LoadError>, never: Future<Int, Never>) async 
     return try await typed.get() + plain
 }
 
-/// A typed API whose work cannot fail: the error type comes from the return type.
+/// A typed API whose work cannot fail: the type named where the future is made.
 func cachedCountTask() -> Future<Int, LoadError> {
-    Future.task { await Task.yield(); return 5 }
+    Future<Int, LoadError>.task { await Task.yield(); return 5 }
 }
