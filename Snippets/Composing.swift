@@ -3,6 +3,7 @@
 // snippet.imports
 import Dispatch
 import Futures
+
 // snippet.end
 
 // snippet.hide

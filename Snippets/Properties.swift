@@ -2,6 +2,7 @@
 
 // snippet.imports
 import FutureProxy
+
 // snippet.end
 
 // snippet.hide

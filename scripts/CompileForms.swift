@@ -112,7 +112,8 @@ func mismatches(_ expectations: [Expectation], _ found: [Diagnostic]) -> [String
     }
     for diagnostic in found where diagnostic.kind == "error" || diagnostic.kind == "warning" {
         if !expectations.contains(where: { meets(diagnostic, $0) }) {
-            problems.append("\(diagnostic.file):\(diagnostic.line): unexpected \(diagnostic.kind): \(diagnostic.message)")
+            problems.append(
+                "\(diagnostic.file):\(diagnostic.line): unexpected \(diagnostic.kind): \(diagnostic.message)")
         }
     }
     return problems
@@ -211,9 +212,12 @@ func codeBlocks(in url: URL, named document: String) throws -> [CodeBlock] {
             var previous = index - 1
             while previous >= 0, lines[previous].trimmingCharacters(in: .whitespaces).isEmpty { previous -= 1 }
             let found = previous >= 0 ? try marker(lines[previous], at: "\(document):\(previous + 1)") : nil
-            let code = lines[(index + 1)..<end].map { String($0.dropFirst(min(indentation, $0.prefix { $0 == " " }.count))) }
+            let code = lines[(index + 1)..<end].map {
+                String($0.dropFirst(min(indentation, $0.prefix { $0 == " " }.count)))
+            }
             blocks.append(
-                CodeBlock(document: document, line: index + 2, text: code.joined(separator: "\n"), marker: found ?? .program))
+                CodeBlock(
+                    document: document, line: index + 2, text: code.joined(separator: "\n"), marker: found ?? .program))
         }
         index = end + 1
     }
@@ -273,7 +277,8 @@ func main() throws {
     guard let manifest = manifests.first else { throw Failure(description: "no '<!-- compile: manifest -->' block") }
     for other in manifests where other.text != manifest.text {
         throw Failure(
-            description: "\(other.document):\(other.line): this manifest differs from \(manifest.document):\(manifest.line)")
+            description:
+                "\(other.document):\(other.line): this manifest differs from \(manifest.document):\(manifest.line)")
     }
     guard let app = blocks.first(where: { $0.marker == .app }) else {
         throw Failure(description: "no '<!-- compile: app -->' block (the manifest's Sources/App/main.swift)")
@@ -318,11 +323,17 @@ func main() throws {
             counters[stem, default: 0] += 1
             programCount += 1
             let name = "Doc\(stem)\(counters[stem]!)"
-            var files = [("main.swift", located(block.text, file: repository.appendingPathComponent(block.document).path, line: block.line))]
+            var files = [
+                (
+                    "main.swift",
+                    located(block.text, file: repository.appendingPathComponent(block.document).path, line: block.line)
+                )
+            ]
             if let prelude { files.append(("Prelude.swift", located(try read(prelude), file: prelude.path, line: 1))) }
             targets.append(
                 GeneratedTarget(
-                    name: name, folder: "Docs/\(name)", isExecutable: true, swiftSettings: commonSettings, files: files))
+                    name: name, folder: "Docs/\(name)", isExecutable: true, swiftSettings: commonSettings, files: files)
+            )
         case .expect:
             expectedBlocks.append((block, prelude))
         case .manifest, .app, .skip:
@@ -340,7 +351,8 @@ func main() throws {
         to: package.appendingPathComponent("Sources/App/main.swift"))
     for parent in ["Forms", "Docs"] {
         let folder = package.appendingPathComponent(parent)
-        let wanted = Set(targets.map(\.folder).filter { $0.hasPrefix(parent + "/") }.map { String($0.dropFirst(parent.count + 1)) })
+        let wanted = Set(
+            targets.map(\.folder).filter { $0.hasPrefix(parent + "/") }.map { String($0.dropFirst(parent.count + 1)) })
         for name in (try? fileManager.contentsOfDirectory(atPath: folder.path)) ?? [] where !wanted.contains(name) {
             try fileManager.removeItem(at: folder.appendingPathComponent(name))
         }
@@ -403,16 +415,22 @@ func main() throws {
     for file in swiftFiles(in: forms.appendingPathComponent("Rejected")) {
         let (found, flags) = try expectations(inForm: file)
         guard !found.isEmpty else { throw Failure(description: "\(file.path): a rejected form expects nothing") }
-        jobs.append(Job(name: file.lastPathComponent, command: swiftc + ["-parse-as-library"] + flags + [file.path], expectations: found))
+        jobs.append(
+            Job(
+                name: file.lastPathComponent, command: swiftc + ["-parse-as-library"] + flags + [file.path],
+                expectations: found))
     }
     for (index, (block, prelude)) in expectedBlocks.enumerated() {
         guard case .expect(let kind, let text) = block.marker else { continue }
         let folder = work.appendingPathComponent("expected/\(index)")
         let document = repository.appendingPathComponent(block.document).path
-        try write(located(block.text, file: document, line: block.line), to: folder.appendingPathComponent("main.swift"))
+        try write(
+            located(block.text, file: document, line: block.line), to: folder.appendingPathComponent("main.swift"))
         var files = [folder.appendingPathComponent("main.swift").path]
         if let prelude {
-            try write(located(try read(prelude), file: prelude.path, line: 1), to: folder.appendingPathComponent("Prelude.swift"))
+            try write(
+                located(try read(prelude), file: prelude.path, line: 1),
+                to: folder.appendingPathComponent("Prelude.swift"))
             files.append(folder.appendingPathComponent("Prelude.swift").path)
         }
         jobs.append(

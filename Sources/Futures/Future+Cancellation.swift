@@ -39,7 +39,8 @@ extension Future {
     /// - Returns: Never returns.
     @available(
         *, unavailable,
-        message: "only a future whose error type is 'any Error' can be cancelled, because cancelling resolves it with CancellationError; make it with a closure that says 'throws', or cancel 'future.eraseFailure()', whose readers then stop waiting while this future's work goes on"
+        message:
+            "only a future whose error type is 'any Error' can be cancelled, because cancelling resolves it with CancellationError; make it with a closure that says 'throws', or cancel 'future.eraseFailure()', whose readers then stop waiting while this future's work goes on"
     )
     @discardableResult
     public func cancel() -> Bool {

@@ -138,7 +138,8 @@ extension Future where Failure == Never {
     /// - Returns: The future with the new error type, as ``setFailureType(to:fileID:line:)`` gives.
     @available(
         *, deprecated,
-        message: "a future that cannot fail has no error to map; to change its error type write 'setFailureType(to:)' or 'eraseFailure()'"
+        message:
+            "a future that cannot fail has no error to map; to change its error type write 'setFailureType(to:)' or 'eraseFailure()'"
     )
     public func mapError<NewFailure: Error>(
         fileID: StaticString = #fileID,
@@ -163,7 +164,8 @@ extension Future where Failure == Never {
     /// - Returns: The future with the new error type, as ``setFailureType(to:fileID:line:)`` gives.
     @available(
         *, deprecated,
-        message: "a future that cannot fail has nothing to recover from; use it as it is, or write 'setFailureType(to:)'"
+        message:
+            "a future that cannot fail has nothing to recover from; use it as it is, or write 'setFailureType(to:)'"
     )
     public func recover<NewFailure: Error>(
         fileID: StaticString = #fileID,
@@ -256,7 +258,8 @@ extension Future {
     /// - Returns: Never returns.
     @available(
         *, unavailable,
-        message: "the closure throws an error type other than this future's; a closure with 'try' throws 'any Error' unless it declares its type ('{ value throws(MyError) in ... }'); or convert the future's error first with 'mapError', or widen it with 'eraseFailure()'"
+        message:
+            "the closure throws an error type other than this future's; a closure with 'try' throws 'any Error' unless it declares its type ('{ value throws(MyError) in ... }'); or convert the future's error first with 'mapError', or widen it with 'eraseFailure()'"
     )
     public func map<NewValue: Sendable, TransformFailure: Error>(
         fileID: StaticString = #fileID,
@@ -279,7 +282,8 @@ extension Future {
     /// - Returns: Never returns.
     @available(
         *, unavailable,
-        message: "the closure or the future it returns fails with an error type other than this future's; give the inner future this future's error type (a closure that declares 'throws(MyError)', or 'setFailureType(to:)' on one that cannot fail), or convert with 'mapError', or widen both with 'eraseFailure()'"
+        message:
+            "the closure or the future it returns fails with an error type other than this future's; give the inner future this future's error type (a closure that declares 'throws(MyError)', or 'setFailureType(to:)' on one that cannot fail), or convert with 'mapError', or widen both with 'eraseFailure()'"
     )
     public func flatMap<NewValue: Sendable, TransformFailure: Error, InnerFailure: Error>(
         fileID: StaticString = #fileID,

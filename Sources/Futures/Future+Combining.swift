@@ -45,7 +45,8 @@ public func zip<each V: Sendable, Failure: Error>(
 /// - Returns: Never returns.
 @available(
     *, unavailable,
-    message: "zip needs futures of one error type; widen one that cannot fail with 'setFailureType(to:)' or 'eraseFailure()', and convert others with 'mapError'"
+    message:
+        "zip needs futures of one error type; widen one that cannot fail with 'setFailureType(to:)' or 'eraseFailure()', and convert others with 'mapError'"
 )
 public func zip<each V: Sendable, each Failure: Error>(
     _ futures: repeat Future<each V, each Failure>,

@@ -10,7 +10,8 @@ func agentForms() {
     let notebook = Agent(Notebook())
     notebook.async { $0.notes.append("milk") }
     expectType(notebook.async { $0.notes.count }, BackgroundFuture<Int, Never>.self)
-    expectType(notebook.async { notebook throws(LoadError) in try notebook.check() }, BackgroundFuture<Int, LoadError>.self)
+    expectType(
+        notebook.async { notebook throws(LoadError) in try notebook.check() }, BackgroundFuture<Int, LoadError>.self)
     expectType(notebook.async { $0.notes.count }.map { $0 + 1 }, Future<Int, Never>.self)
     expectType(notebook.async { $0.notes.count }.flatMap { fetchUser($0) }, Future<User, LoadError>.self)
     expectType(

@@ -9,7 +9,8 @@ import Futures
     var lastError: (any Error)?
 }
 
-@MainActor func mainActorCallbacks(title: Future<String, Never>, image: Future<[UInt8], any Error>, model: ScreenModel) {
+@MainActor func mainActorCallbacks(title: Future<String, Never>, image: Future<[UInt8], any Error>, model: ScreenModel)
+{
     title.onSuccess(on: .main) { model.title = $0 }
     image
         .onSuccess(on: .main) { model.image = $0 }

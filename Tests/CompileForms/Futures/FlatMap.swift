@@ -9,7 +9,8 @@ func flatMapOfTypedSources(typed: Future<Int, LoadError>, never: Future<Int, Nev
     expectType(typed.flatMap { v in LazyFuture { v + 1 } }, Future<Int, LoadError>.self)
     expectType(typed.flatMap { v in BackgroundFuture { v + 1 } }, Future<Int, LoadError>.self)
     expectType(typed.flatMap { _ in cachedCount() }, Future<Int, LoadError>.self)
-    expectType(typed.flatMap { v in BackgroundFuture { () throws(LoadError) in try parse(v) } }, Future<Int, LoadError>.self)
+    expectType(
+        typed.flatMap { v in BackgroundFuture { () throws(LoadError) in try parse(v) } }, Future<Int, LoadError>.self)
     expectType(typed.flatMap { v throws(LoadError) in try fetchUser(parse(v)) }, Future<User, LoadError>.self)
     expectType(
         typed.flatMap { v throws(LoadError) in
@@ -24,7 +25,8 @@ func flatMapOfTypedSources(typed: Future<Int, LoadError>, never: Future<Int, Nev
         Future<String, LoadError>.self)
 }
 
-func flatMapOfUntypedSources(untyped: Future<Int, any Error>, typed: Future<Int, LoadError>, never: Future<Int, Never>) {
+func flatMapOfUntypedSources(untyped: Future<Int, any Error>, typed: Future<Int, LoadError>, never: Future<Int, Never>)
+{
     expectType(untyped.flatMap { _ in untyped }, Future<Int, any Error>.self)
     expectType(untyped.flatMap { _ in typed }, Future<Int, any Error>.self)
     expectType(untyped.flatMap { _ in never }, Future<Int, any Error>.self)
@@ -54,7 +56,8 @@ func flatMapOfNeverSources(never: Future<Int, Never>, typed: Future<Int, LoadErr
     expectType(never.flatMap { _ in untyped }, Future<Int, any Error>.self)
     expectType(never.flatMap { v in LazyFuture { v } }, Future<Int, Never>.self)
     expectType(never.flatMap { v in LazyFuture { try decode(v) } }, Future<String, any Error>.self)
-    expectType(never.flatMap { v in BackgroundFuture { () throws(LoadError) in try parse(v) } }, Future<Int, LoadError>.self)
+    expectType(
+        never.flatMap { v in BackgroundFuture { () throws(LoadError) in try parse(v) } }, Future<Int, LoadError>.self)
     expectType(never.flatMap { v throws(LoadError) in fetchUser(try parse(v)) }, Future<User, LoadError>.self)
     expectType(never.flatMap { v throws in fetchAnyhow(try parse(v)) }, Future<String, any Error>.self)
     expectType(LazyFuture { 1 }.flatMap { fetchUser($0) }.map { render($0) }, Future<String, LoadError>.self)

@@ -24,7 +24,9 @@ func recoverForms(typed: Future<Int, LoadError>, untyped: Future<Int, any Error>
         }, Future<Int, ParseError>.self)
     expectType(typed.recover { _ in try parse(1) }, Future<Int, any Error>.self)
     expectType(untyped.recover { error in error is CancellationError ? 0 : 1 }, Future<Int, Never>.self)
-    expectType(BackgroundFuture { () throws(LoadError) -> Int in 5 }.map { $0 + 1 }.recover { _ in 0 }, Future<Int, Never>.self)
+    expectType(
+        BackgroundFuture { () throws(LoadError) -> Int in 5 }.map { $0 + 1 }.recover { _ in 0 }, Future<Int, Never>.self
+    )
     let widened: Future<Int, any Error> = typed.recover { _ in 0 }
     expectType(widened, Future<Int, any Error>.self)
 }

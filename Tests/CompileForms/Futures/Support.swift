@@ -19,7 +19,9 @@ struct User: Sendable {
 func parse(_ value: Int) throws(LoadError) -> Int { value }
 func parseDigit(_ value: Int) throws(ParseError) -> Int { value }
 func decode(_ value: Int) throws -> String { "\(value)" }
-func fetchUser(_ id: Int) -> Future<User, LoadError> { LazyFuture { () throws(LoadError) in User(name: "Ada", avatarURL: "a.png") } }
+func fetchUser(_ id: Int) -> Future<User, LoadError> {
+    LazyFuture { () throws(LoadError) in User(name: "Ada", avatarURL: "a.png") }
+}
 func fetchAnyhow(_ id: Int) -> Future<String, any Error> { LazyFuture { () throws in "page \(id)" } }
 func cachedCount() -> Future<Int, Never> { LazyFuture { 3 } }
 func render(_ user: User) -> String { user.name }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Futures
 
 @Suite("setFailureType(to:) and eraseFailure()")
@@ -7,7 +8,9 @@ struct FailureTypeTests {
     @Test("setFailureType gives the same value with the new error type, and keeps laziness")
     func setFailureTypeKeepsValueAndLaziness() {
         let runs = CallCounter()
-        let source = LazyFuture { runs.increment(); return 42 }
+        let source = LazyFuture {
+            runs.increment(); return 42
+        }
         let typed: Future<Int, ParseError> = source.setFailureType(to: ParseError.self)
         #expect(runs.value == 0)
         #expect(!typed.isResolved)
@@ -44,7 +47,9 @@ struct FailureTypeTests {
     func eraseFailureOfAnyErrorIsIdentity() {
         let held = HeldContext()
         let ran = CallCounter()
-        let source = BackgroundFuture(on: held.context) { () throws -> Int in ran.increment(); return 1 }
+        let source = BackgroundFuture(on: held.context) { () throws -> Int in
+            ran.increment(); return 1
+        }
         let erased = source.eraseFailure()
         #expect(erased === source)
         erased.cancel()
@@ -56,7 +61,9 @@ struct FailureTypeTests {
     @Test("cancelling an erased future that cannot fail wakes its readers; the source's work goes on")
     func cancellingAnErasedFutureLeavesTheSource() {
         let gate = CompositionGate()
-        let source = BackgroundFuture { gate.wait(); return 5 }
+        let source = BackgroundFuture {
+            gate.wait(); return 5
+        }
         let erased = source.eraseFailure()
         #expect(erased.cancel())
         #expect(throws: CancellationError.self) { try erased.value }
@@ -67,7 +74,9 @@ struct FailureTypeTests {
     @Test("eraseFailure keeps a lazy future lazy")
     func eraseFailureKeepsLaziness() throws {
         let runs = CallCounter()
-        let erased = LazyFuture { () throws(ParseError) -> Int in runs.increment(); return 1 }.eraseFailure()
+        let erased = LazyFuture { () throws(ParseError) -> Int in
+            runs.increment(); return 1
+        }.eraseFailure()
         #expect(runs.value == 0)
         #expect(!erased.isResolved)
         #expect(try erased.value == 1)

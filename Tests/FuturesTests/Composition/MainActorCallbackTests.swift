@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Futures
 
 /// Main-actor state, as a view model in an app holds it.
@@ -41,8 +42,12 @@ struct MainActorCallbackTests {
         let future = promise.future
         func register(_ tag: String) {
             future
-                .onComplete(on: .main) { _ in model.events.append("complete \(tag)"); ran.send() }
-                .onSuccess(on: .main) { _ in model.events.append("success \(tag)"); ran.send() }
+                .onComplete(on: .main) { _ in
+                    model.events.append("complete \(tag)"); ran.send()
+                }
+                .onSuccess(on: .main) { _ in
+                    model.events.append("success \(tag)"); ran.send()
+                }
                 .onFailure(on: .main) { error in
                     model.error = error
                     model.events.append("failure \(tag)")

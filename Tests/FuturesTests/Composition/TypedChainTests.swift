@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Futures
 
 /// What the overloads that join error types do at run time (which ones are picked, and which
@@ -69,7 +70,11 @@ struct TypedChainTests {
     func cancelledSourceCancelsFlatMapToNever() {
         let source = Promise<Int, any Error>().future
         let innerRuns = CallCounter()
-        let chained = source.flatMap { value in LazyFuture { innerRuns.increment(); return value } }
+        let chained = source.flatMap { value in
+            LazyFuture {
+                innerRuns.increment(); return value
+            }
+        }
         source.cancel()
         #expect(chained.isCancelled)
         #expect(innerRuns.value == 0)
@@ -78,9 +83,15 @@ struct TypedChainTests {
     @Test("every joining overload keeps a lazy source lazy: nothing runs until the end is read")
     func joiningOverloadsKeepLaziness() {
         let runs = CallCounter()
-        let never = LazyFuture { runs.increment(); return 2 }
-        let untyped = LazyFuture { () throws -> Int in runs.increment(); return 3 }
-        let typed = LazyFuture { () throws(ParseError) -> Int in runs.increment(); return 4 }
+        let never = LazyFuture {
+            runs.increment(); return 2
+        }
+        let untyped = LazyFuture { () throws -> Int in
+            runs.increment(); return 3
+        }
+        let typed = LazyFuture { () throws(ParseError) -> Int in
+            runs.increment(); return 4
+        }
         let chains: [Future<Int, any Error>] = [
             never.map { value throws in value },
             never.flatMap { value in LazyFuture { () throws -> Int in value } },
