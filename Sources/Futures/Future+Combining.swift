@@ -139,8 +139,9 @@ extension Future {
                     break
                 case .failed(let index):
                     let failed = futures[index]
-                    child.resolve(with: failed._resolvedResult.unsafelyUnwrapped.map { [$0] },
-                                  sourceCancelled: failed.isCancelledWhileRunning)
+                    child.resolve(
+                        with: failed._resolvedResult.unsafelyUnwrapped.map { [$0] },
+                        sourceCancelled: failed.isCancelledWhileRunning)
                 case .succeeded:
                     child.resolve(with: .success(futures.map { $0._successValueUnchecked }))
                 }
