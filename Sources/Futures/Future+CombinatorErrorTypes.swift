@@ -32,7 +32,12 @@
 // | any Error  |                                     | (V) throws -> Future<T, E> ⇒ any Error (dis.)  |
 // |            |                                     | (V) throws -> Future<T, any Error> (overlap)   |
 // |            |                                     | (V) -> Future<T, Never> (the overlap)          |
-// New combinators that take a closure follow the same pattern.
+// (The overlap overloads are disfavored too.) New combinators that take a closure follow the
+// same pattern. One shape does not work: a non-throwing overload of a closure that *makes* a
+// source (an initializer, `Future.task`, `Agent.async`) whose error type only the context gives.
+// A literal source in a chain then has two routes to one type, which Swift calls ambiguous
+// (tried: `Future.task { 5 }.flatMap { fetchUser($0) }`); such a source says `throws(E)` or
+// uses `setFailureType(to:)` (Tests/CompileForms/Rejected/Creating.swift).
 
 extension Future where Failure == Never {
     /// Returns a future holding `transform` applied to this future's value, or the error
