@@ -1,7 +1,10 @@
 // The code of the article "Background or lazy?": choosing a kind of future.
+
+// snippet.imports
 import Dispatch
 import Futures
 import Synchronization
+// snippet.end
 
 // snippet.hide
 struct Thumbnail: Sendable {

@@ -1,6 +1,10 @@
 // The code of the article "Composing futures".
+
+// snippet.imports
 import Dispatch
 import Futures
+
+// snippet.end
 
 // snippet.hide
 struct User: Sendable {
@@ -29,6 +33,20 @@ final class LegacyClient: Sendable {
 }
 let legacy = LegacyClient()
 func profile(for id: Int) async throws -> String { "profile \(id)" }
+enum ParseError: Error {
+    case unreadable(LoadError)
+    case empty
+}
+func readHeader(_ name: String) throws(LoadError) -> String {
+    guard name.hasSuffix(".png") else { throw .unreachable(name) }
+    return "PNG header"
+}
+func validate(_ header: String) throws(LoadError) -> String { header }
+func parseHeader(_ header: String) throws(ParseError) -> [String] {
+    guard !header.isEmpty else { throw .empty }
+    return header.split(separator: " ").map(String.init)
+}
+func decode(_ header: String) throws -> String { header.lowercased() }
 // snippet.show
 
 // snippet.map
@@ -39,6 +57,21 @@ let typed = avatar.mapError { LoadError.unreadable($0) }  // Future<[UInt8], Loa
 let shown = avatar.recover { _ in placeholder }  // Future<[UInt8], Never>: cannot fail
 // snippet.end
 print(try name.value, shown.value.count, (try? typed.value)?.count ?? 0)
+
+// snippet.typed
+let header = BackgroundFuture { () throws(LoadError) -> String in try readHeader("notes.png") }
+let size = header.map { $0.count }  // Future<Int, LoadError>: the closure cannot fail
+let loud = header.flatMap { text in LazyFuture { text.uppercased() } }  // nor can the inner future
+let checked = header.map { text throws(LoadError) in try validate(text) }  // say what it throws
+let parsed =
+    header
+    .mapError { ParseError.unreadable($0) }  // convert before mixing two error types
+    .map { text throws(ParseError) in try parseHeader(text) }  // Future<[String], ParseError>
+let decoded = header.eraseFailure().map { try decode($0) }  // or widen to any Error
+let three = LazyFuture { 3 }.setFailureType(to: LoadError.self)  // Future<Int, LoadError>
+let both = zip(three, size)  // one error type: Future<(Int, Int), LoadError>
+// snippet.end
+print(try loud.value, try checked.value, try parsed.value, try decoded.value, try both.value)
 
 // snippet.zip
 let posts = BackgroundFuture { try fetchPosts(of: 7) }
@@ -69,6 +102,14 @@ name.onSuccess(on: serial) { print("hello, \($0)") }
 // snippet.end
 logged.wait()
 log.sync {}
+
+// snippet.main
+@MainActor final class AvatarModel {
+    var byteCount = 0
+}
+let model = AvatarModel()
+avatar.onSuccess(on: .main) { model.byteCount = $0.count }  // a @MainActor closure, run on the main actor
+// snippet.end
 
 // snippet.cancel
 let search = BackgroundFuture { () throws -> Int in

@@ -1,6 +1,9 @@
 // The code of the article "Getting started": making futures and reading them.
+
+// snippet.imports
 import Dispatch
 import Futures
+// snippet.end
 
 // snippet.hide
 struct Config: Sendable {

@@ -1,6 +1,9 @@
 // The code of the article "Migrating from MAFuture, BrightFutures, PromiseKit and SwiftNIO".
+
+// snippet.imports
 import Dispatch
 import Futures
+// snippet.end
 
 // snippet.hide
 struct Response: Sendable {

@@ -1,5 +1,8 @@
 // The code of the article "Standing in for the value": FutureProxy's forwarding.
+
+// snippet.imports
 import FutureProxy
+// snippet.end
 
 // snippet.hide
 func loadNames() -> [String] { ["Grace", "Ada", "Barbara"] }
@@ -21,7 +24,7 @@ print(names().sorted())  // methods, through (): the value itself
 // snippet.end
 
 // snippet.throwing
-let page = BackgroundFuture { try fetchPage() }  // Future<Page, FetchError>
+let page = BackgroundFuture { () throws(FetchError) in try fetchPage() }  // Future<Page, FetchError>
 let title = try page.title  // a future that can fail makes every forwarded read throw
 let firstWord = try page().words.first  // and `()` too
 // snippet.end

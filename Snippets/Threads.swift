@@ -1,6 +1,9 @@
 // The code of the article "Threads, contexts and deadlocks".
+
+// snippet.imports
 import Dispatch
 import Futures
+// snippet.end
 
 // snippet.hide
 func load(_ part: Int) -> Int { part * part }

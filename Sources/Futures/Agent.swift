@@ -19,7 +19,7 @@ public import Dispatch
 ///
 /// - Important: Reading an agent's future from inside work running on the same agent waits for
 ///   work queued behind the reader, like `DispatchQueue.sync` on the current queue: it never
-///   finishes. Compose with ``Future/map(fileID:line:_:)`` or submit one larger piece of work.
+///   finishes. Compose with ``Future/map(fileID:line:_:)-(_,_,(Value)->NewValue)`` or submit one larger piece of work.
 public final class Agent<Object>: @unchecked Sendable {
     // @unchecked: `object` is read and written only by work running on `queue`, which is serial.
 

@@ -1,3 +1,9 @@
+// Callbacks, on an execution context or on the main actor. `.main` names the main actor when it
+// is the context of a callback: the callback is then a `@MainActor` closure, which can touch
+// main-actor state. The overloads that take an `ExecutionContext` are `@_disfavoredOverload` so
+// that `.main`, which both `ExecutionContext` and `MainActorContext` have, picks the main actor;
+// every other context (`.immediate`, `.global()`, `.queue(q)`, your own) has only them.
+
 extension Future {
     /// Calls `callback` with the result once the future resolves, on `context`.
     ///
@@ -7,10 +13,10 @@ extension Future {
     /// callback never starts a lazy future's work.
     ///
     /// ```swift
-    /// download.onComplete(on: .main) { result in
+    /// download.onComplete(on: .queue(logQueue)) { result in
     ///     switch result {
-    ///     case .success(let data): show(data)
-    ///     case .failure(let error): report(error)
+    ///     case .success(let data): log("\(data.count) bytes")
+    ///     case .failure(let error): log("failed: \(error)")
     ///     }
     /// }
     /// ```
@@ -18,6 +24,7 @@ extension Future {
     ///   - context: Where the callback runs.
     ///   - callback: Receives the result.
     /// - Returns: This future, to chain more callbacks.
+    @_disfavoredOverload
     @discardableResult
     public func onComplete(
         on context: ExecutionContext = .immediate,
@@ -30,12 +37,13 @@ extension Future {
     /// Calls `callback` with the value if the future succeeds, on `context`.
     ///
     /// ```swift
-    /// thumbnail.onSuccess(on: .main) { imageView.image = $0 }
+    /// thumbnail.onSuccess { cache.store($0) }   // on the resolving thread
     /// ```
     /// - Parameters:
     ///   - context: Where the callback runs.
     ///   - callback: Receives the value.
     /// - Returns: This future, to chain more callbacks.
+    @_disfavoredOverload
     @discardableResult
     public func onSuccess(
         on context: ExecutionContext = .immediate,
@@ -56,6 +64,7 @@ extension Future {
     ///   - context: Where the callback runs.
     ///   - callback: Receives the error.
     /// - Returns: This future, to chain more callbacks.
+    @_disfavoredOverload
     @discardableResult
     public func onFailure(
         on context: ExecutionContext = .immediate,
@@ -63,6 +72,77 @@ extension Future {
     ) -> Self {
         _whenResolved { result in
             if case .failure(let error) = result { context.execute { callback(error) } }
+        }
+        return self
+    }
+
+    /// Calls `callback` with the result once the future resolves, on the main actor.
+    ///
+    /// `callback` is a `@MainActor` closure: it may read and change main-actor state. It runs
+    /// exactly once, as a job on the main dispatch queue, whether it is added before or after
+    /// resolution, and from any thread.
+    ///
+    /// ```swift
+    /// download.onComplete(on: .main) { result in
+    ///     switch result {
+    ///     case .success(let data): model.image = Image(data)
+    ///     case .failure(let error): model.error = error
+    ///     }
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - mainActor: `.main`.
+    ///   - callback: Receives the result, on the main actor.
+    /// - Returns: This future, to chain more callbacks.
+    @discardableResult
+    public func onComplete(
+        on mainActor: MainActorContext,
+        _ callback: @escaping @MainActor @Sendable (Result<Value, Failure>) -> Void
+    ) -> Self {
+        _whenResolved { result in mainActor.execute { callback(result) } }
+        return self
+    }
+
+    /// Calls `callback` with the value if the future succeeds, on the main actor.
+    ///
+    /// `callback` is a `@MainActor` closure: it may read and change main-actor state.
+    ///
+    /// ```swift
+    /// thumbnail.onSuccess(on: .main) { imageView.image = $0 }
+    /// ```
+    /// - Parameters:
+    ///   - mainActor: `.main`.
+    ///   - callback: Receives the value, on the main actor.
+    /// - Returns: This future, to chain more callbacks.
+    @discardableResult
+    public func onSuccess(
+        on mainActor: MainActorContext,
+        _ callback: @escaping @MainActor @Sendable (Value) -> Void
+    ) -> Self {
+        _whenResolved { result in
+            if case .success(let value) = result { mainActor.execute { callback(value) } }
+        }
+        return self
+    }
+
+    /// Calls `callback` with the error if the future fails, on the main actor.
+    ///
+    /// `callback` is a `@MainActor` closure: it may read and change main-actor state.
+    ///
+    /// ```swift
+    /// upload.onFailure(on: .main) { statusLabel.text = "upload failed: \($0)" }
+    /// ```
+    /// - Parameters:
+    ///   - mainActor: `.main`.
+    ///   - callback: Receives the error, on the main actor.
+    /// - Returns: This future, to chain more callbacks.
+    @discardableResult
+    public func onFailure(
+        on mainActor: MainActorContext,
+        _ callback: @escaping @MainActor @Sendable (Failure) -> Void
+    ) -> Self {
+        _whenResolved { result in
+            if case .failure(let error) = result { mainActor.execute { callback(error) } }
         }
         return self
     }

@@ -26,6 +26,28 @@ extension Future where Failure == any Error {
     }
 }
 
+extension Future {
+    /// Rejects `cancel()` on a future whose error type is not `any Error`: see the message.
+    ///
+    /// Cancelling resolves a future with `CancellationError`, which only `any Error` can hold.
+    ///
+    /// ```swift
+    /// let search = BackgroundFuture { () throws -> [Hit] in try index.search(query) }   // cancellable
+    /// let widened = LazyFuture { buildIndex() }.eraseFailure()                         // also cancellable
+    /// widened.cancel()
+    /// ```
+    /// - Returns: Never returns.
+    @available(
+        *, unavailable,
+        message:
+            "only a future whose error type is 'any Error' can be cancelled, because cancelling resolves it with CancellationError; make it with a closure that says 'throws', or cancel 'future.eraseFailure()', whose readers then stop waiting while this future's work goes on"
+    )
+    @discardableResult
+    public func cancel() -> Bool {
+        preconditionFailure("unavailable")
+    }
+}
+
 extension Future where Value == Never, Failure == Never {
     /// Whether the future whose work is running on this thread has been cancelled.
     ///

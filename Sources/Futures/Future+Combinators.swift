@@ -1,3 +1,13 @@
+// The combinators' main overloads. Each transform has two: one for a closure that does not
+// throw and one for a closure that throws the future's own `Failure`. The non-throwing one is
+// needed because Swift 6.3 infers `Never` as the thrown type of a closure that does not throw
+// and binds it to `Failure` when the source's type is still being inferred, so that
+// `BackgroundFuture { () throws(E) -> Int in 5 }.map { $0 + 1 }` would fail. The throwing one
+// is `@_disfavoredOverload` because Swift does not rank a non-throwing function parameter above
+// a throwing one: without it, every non-throwing closure would be ambiguous.
+// The overloads that widen or reject mixed error types are in Future+CombinatorErrorTypes.swift,
+// with the whole rule.
+
 extension Future {
     /// Makes a future derived from this one alone; `resolve` runs once this one resolves.
     func _derive<NewValue, NewFailure>(
@@ -7,6 +17,60 @@ extension Future {
     ) -> Future<NewValue, NewFailure> {
         Future<NewValue, NewFailure>(derivingFrom: [self], lazy: _isLazyKind, fileID: fileID, line: line) { child in
             self._onResolution { parent in resolve(parent, child) }
+        }
+    }
+
+    /// The one implementation of every `map`: `transform` throws `TransformFailure`, and the
+    /// child fails with `NewFailure`.
+    ///
+    /// The public overloads guarantee that `Failure` and `TransformFailure` are each either
+    /// `NewFailure`, `Never`, or any error type when `NewFailure` is `any Error`, so that
+    /// ``convertFailure(_:)`` always succeeds.
+    func _map<NewValue, NewFailure, TransformFailure>(
+        fileID: StaticString,
+        line: UInt,
+        _ transform: @escaping @Sendable (Value) throws(TransformFailure) -> NewValue
+    ) -> Future<NewValue, NewFailure> {
+        _derive(fileID: fileID, line: line) { parent, child in
+            switch parent._result {
+            case .success(let value):
+                do throws(TransformFailure) {
+                    child.resolve(with: .success(try transform(value)))
+                } catch {
+                    child.resolve(with: .failure(convertFailure(error)))
+                }
+            case .failure(let error):
+                child.resolve(with: .failure(convertFailure(error)), sourceCancelled: parent._isCancelled)
+            }
+        }
+    }
+
+    /// The one implementation of every `flatMap`; the same guarantee as ``_map(fileID:line:_:)``
+    /// holds for `Failure`, `TransformFailure` and `InnerFailure`.
+    func _flatMap<NewValue, NewFailure, TransformFailure, InnerFailure>(
+        fileID: StaticString,
+        line: UInt,
+        _ transform: @escaping @Sendable (Value) throws(TransformFailure) -> Future<NewValue, InnerFailure>
+    ) -> Future<NewValue, NewFailure> {
+        _derive(fileID: fileID, line: line) { parent, child in
+            switch parent._result {
+            case .success(let value):
+                let inner: Future<NewValue, InnerFailure>
+                do throws(TransformFailure) {
+                    inner = try transform(value)
+                } catch {
+                    child.resolve(with: .failure(convertFailure(error)))
+                    return
+                }
+                child.wait(on: inner)
+                inner._onResolution { inner in
+                    child.resolve(
+                        with: inner._result.mapError { convertFailure($0) },
+                        sourceCancelled: inner._isCancelled)
+                }
+            case .failure(let error):
+                child.resolve(with: .failure(convertFailure(error)), sourceCancelled: parent._isCancelled)
+            }
         }
     }
 
@@ -20,63 +84,110 @@ extension Future {
     /// let length = name.map { $0.count }
     /// ```
     /// - Parameters:
-    ///   - transform: A function of the value. It must not block; it may throw `Failure`.
     ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
     ///     leave the default.
     ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - transform: A function of the value. It must not block.
     /// - Returns: A future that fails with this future's error, if any.
+    public func map<NewValue: Sendable>(
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        _ transform: @escaping @Sendable (Value) -> NewValue
+    ) -> Future<NewValue, Failure> {
+        _map(fileID: fileID, line: line, transform)
+    }
+
+    /// Returns a future holding `transform` applied to this future's value, or the error
+    /// `transform` throws, of this future's error type.
+    ///
+    /// Declare the closure's error type: Swift 6.3 gives a closure that says `try` but not what
+    /// it throws the type `any Error` (swiftlang/swift#80787).
+    ///
+    /// ```swift
+    /// let port = settings.map { s throws(ConfigError) in try parsePort(s.port) }   // Future<Int, ConfigError>
+    /// ```
+    /// - Parameters:
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - transform: A function of the value that may throw `Failure`. It must not block.
+    /// - Returns: A future that fails with this future's error or with `transform`'s.
+    @_disfavoredOverload
     public func map<NewValue: Sendable>(
         fileID: StaticString = #fileID,
         line: UInt = #line,
         _ transform: @escaping @Sendable (Value) throws(Failure) -> NewValue
     ) -> Future<NewValue, Failure> {
-        _derive(fileID: fileID, line: line) { parent, child in
-            switch parent._result {
-            case .success(let value):
-                child.resolve { () throws(Failure) in try transform(value) }
-            case .failure(let error):
-                child.resolve(with: .failure(error), sourceCancelled: parent._isCancelled)
-            }
-        }
+        _map(fileID: fileID, line: line, transform)
     }
 
     /// Returns a future of the future that `transform` makes from this future's value.
     ///
-    /// Use it to chain a step that is itself asynchronous. `transform` runs as ``map(fileID:line:_:)``'s
-    /// does; the child resolves when the future it returns does.
+    /// Use it to chain a step that is itself asynchronous. `transform` runs as `map`'s does; the
+    /// child resolves when the future it returns does.
     ///
     /// ```swift
     /// let avatar = user.flatMap { user in BackgroundFuture { try download(user.avatarURL) } }
     /// ```
     /// - Parameters:
-    ///   - transform: Makes the next future from the value. It must not block.
     ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
     ///     leave the default.
     ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - transform: Makes the next future from the value. It must not block.
     /// - Returns: A future that fails with the first error on the way.
+    public func flatMap<NewValue: Sendable>(
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        _ transform: @escaping @Sendable (Value) -> Future<NewValue, Failure>
+    ) -> Future<NewValue, Failure> {
+        _flatMap(fileID: fileID, line: line, transform)
+    }
+
+    /// Returns a future of the future that `transform` makes from this future's value, where
+    /// `transform` may throw this future's error type instead.
+    ///
+    /// ```swift
+    /// let page = session.flatMap { s throws(APIError) in
+    ///     guard s.isValid else { throw .expired }
+    ///     return fetchPage(s)                      // Future<Page, APIError>
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - transform: Makes the next future from the value, or throws `Failure`. It must not block.
+    /// - Returns: A future that fails with the first error on the way.
+    @_disfavoredOverload
     public func flatMap<NewValue: Sendable>(
         fileID: StaticString = #fileID,
         line: UInt = #line,
         _ transform: @escaping @Sendable (Value) throws(Failure) -> Future<NewValue, Failure>
     ) -> Future<NewValue, Failure> {
-        _derive(fileID: fileID, line: line) { parent, child in
-            switch parent._result {
-            case .success(let value):
-                let inner: Future<NewValue, Failure>
-                do throws(Failure) {
-                    inner = try transform(value)
-                } catch {
-                    child.resolve(with: .failure(error))
-                    return
-                }
-                child.wait(on: inner)
-                inner._onResolution { inner in
-                    child.resolve(with: inner._result, sourceCancelled: inner._isCancelled)
-                }
-            case .failure(let error):
-                child.resolve(with: .failure(error), sourceCancelled: parent._isCancelled)
-            }
-        }
+        _flatMap(fileID: fileID, line: line, transform)
+    }
+
+    /// Returns a future of the future that cannot fail that `transform` makes from this
+    /// future's value.
+    ///
+    /// The child fails only with this future's error.
+    ///
+    /// ```swift
+    /// let words = download.flatMap { data in LazyFuture { countWords(in: data) } }   // Future<Int, LoadError>
+    /// ```
+    /// - Parameters:
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - transform: Makes the next future from the value. It must not block.
+    /// - Returns: A future that fails with this future's error, if any.
+    @_disfavoredOverload
+    public func flatMap<NewValue: Sendable>(
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        _ transform: @escaping @Sendable (Value) -> Future<NewValue, Never>
+    ) -> Future<NewValue, Failure> {
+        _flatMap(fileID: fileID, line: line, transform)
     }
 
     /// Returns a future whose error is `transform` applied to this future's error.
@@ -85,10 +196,10 @@ extension Future {
     /// let config = rawConfig.mapError { ConfigError.unreadable($0) }   // Future<Config, ConfigError>
     /// ```
     /// - Parameters:
-    ///   - transform: Makes the new error. It runs only if this future fails.
     ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
     ///     leave the default.
     ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - transform: Makes the new error. It runs only if this future fails.
     /// - Returns: A future with the same value, or the transformed error.
     public func mapError<NewFailure: Error>(
         fileID: StaticString = #fileID,
@@ -114,10 +225,10 @@ extension Future {
     /// let avatar = download.recover { _ in Image.placeholder }   // Future<Image, Never>
     /// ```
     /// - Parameters:
-    ///   - transform: Makes a value from the error, or throws a new error.
     ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
     ///     leave the default.
     ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - transform: Makes a value from the error, or throws a new error.
     /// - Returns: A future with this future's value, or the recovered one.
     public func recover<NewFailure: Error>(
         fileID: StaticString = #fileID,
@@ -133,4 +244,13 @@ extension Future {
             }
         }
     }
+}
+
+/// `error` as `To`, which the combinators' overloads guarantee it is: `From` is `To`, or `To`
+/// is `any Error` (a `Never` error is never passed, as no value of it exists).
+func convertFailure<From: Error, To: Error>(_ error: From) -> To {
+    guard let converted = error as? To else {
+        preconditionFailure("a \(From.self) error reached a future whose error type is \(To.self)")
+    }
+    return converted
 }

@@ -31,6 +31,31 @@ public func zip<each V: Sendable, Failure: Error>(
     }
 }
 
+/// Rejects futures of different error types: see the message.
+///
+/// ```swift
+/// let three = LazyFuture { 3 }                                  // Future<Int, Never>
+/// let title = BackgroundFuture { () throws -> String in "Futures" }
+/// let both = zip(three.eraseFailure(), title)                   // Future<(Int, String), any Error>
+/// ```
+/// - Parameters:
+///   - futures: Unused.
+///   - fileID: Unused.
+///   - line: Unused.
+/// - Returns: Never returns.
+@available(
+    *, unavailable,
+    message:
+        "zip needs futures of one error type; widen one that cannot fail with 'setFailureType(to:)' or 'eraseFailure()', and convert others with 'mapError'"
+)
+public func zip<each V: Sendable, each Failure: Error>(
+    _ futures: repeat Future<each V, each Failure>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+) -> Future<(repeat each V), any Error> {
+    preconditionFailure("unavailable")
+}
+
 /// The futures of one `zip` call, kept as a tuple so that closures capture one plain value.
 private struct ZippedFutures<each V: Sendable, Failure: Error>: Sendable {
     let futures: (repeat Future<each V, Failure>)
@@ -114,8 +139,9 @@ extension Future {
                     break
                 case .failed(let index):
                     let failed = futures[index]
-                    child.resolve(with: failed._resolvedResult.unsafelyUnwrapped.map { [$0] },
-                                  sourceCancelled: failed._isCancelled)
+                    child.resolve(
+                        with: failed._resolvedResult.unsafelyUnwrapped.map { [$0] },
+                        sourceCancelled: failed._isCancelled)
                 case .succeeded:
                     child.resolve(with: .success(futures.map { $0._successValueUnchecked }))
                 }

@@ -16,6 +16,28 @@
 ///
 /// The initial value expression is the work: it is captured, not evaluated, so it must be
 /// `@Sendable` (it may capture only sendable values).
+///
+/// Swift forbids the wrapper in two places; write this instead:
+/// - In a `Sendable` class, whose stored properties must be `let`s (a wrapper's storage is a
+///   `var`): keep the future itself in a `let`. With `import FutureProxy` it reads as its value.
+/// - With an initial value that uses another property (initial values run before `self`
+///   exists): initialize the wrapper in `init`, from the parameter.
+///
+/// ```swift
+/// final class Service: Sendable {
+///     let table = LazyFuture { buildTable() }   // not `@Lazy var table = buildTable()`
+/// }
+///
+/// struct Glossary {
+///     let words: [String]
+///     @Lazy var index: [String: Int]
+///
+///     init(words: [String]) {
+///         self.words = words
+///         _index = Lazy(wrappedValue: buildIndex(of: words))   // the parameter, not self.words
+///     }
+/// }
+/// ```
 @propertyWrapper
 public struct Lazy<Value: Sendable>: Sendable {
     /// The future behind the property: `$name`.
@@ -76,6 +98,10 @@ public struct Lazy<Value: Sendable>: Sendable {
 ///
 /// The initial value expression is the work: it is captured, not evaluated, so it must be
 /// `@Sendable` (it may capture only sendable values).
+///
+/// As with ``Lazy``, a `Sendable` class keeps the future in a `let`
+/// (`let image = BackgroundFuture { loadImage(at: url) }`), and an initial value that uses
+/// another property is set in `init`: `_image = Background(wrappedValue: loadImage(at: url))`.
 @propertyWrapper
 public struct Background<Value: Sendable>: Sendable {
     /// The future behind the property: `$name`.

@@ -12,6 +12,7 @@ enum Demo {
 
     static func run(arguments: [String]) throws(DemoError) {
         guard arguments.count <= 1 else { throw .usage(arguments: arguments) }
+        if let option = arguments.first, option.hasPrefix("-") { throw .unknownOption(option) }
         let listing = try DirectoryListing.scan(arguments.first ?? DefaultDirectory.sources())
         guard !listing.files.isEmpty else { throw .noRegularFiles(listing.root) }
 

@@ -2,6 +2,8 @@
 enum DemoError: Error, CustomStringConvertible {
     /// More than one argument was given.
     case usage(arguments: [String])
+    /// An argument that starts with "-" and is not an option the demo knows.
+    case unknownOption(String)
     /// The path does not exist.
     case noSuchDirectory(String)
     /// The path exists but is not a directory.
@@ -21,6 +23,8 @@ enum DemoError: Error, CustomStringConvertible {
         switch self {
         case .usage(let arguments):
             "expected at most one argument (a directory), got \(arguments.count); usage: futures-demo [directory]"
+        case .unknownOption(let option):
+            "unknown option '\(option)'; usage: futures-demo [directory] (futures-demo --help says more; a directory whose name starts with '-' is ./\(option))"
         case .noSuchDirectory(let path):
             "no such directory: \(path)"
         case .notADirectory(let path):
