@@ -4,7 +4,7 @@ extension Future: CustomStringConvertible where Failure == Never {
     /// This holds whatever the value's type: the text is `String(describing: value)`, so a
     /// value that conforms to `CustomStringConvertible` uses its own `description`, and any
     /// other prints as it would on its own. A future that can fail prints, without blocking,
-    /// its ``debugDescription`` instead: what it is and how far it got.
+    /// its `debugDescription` instead: what it is and how far it got.
     ///
     /// ```swift
     /// let greeting = LazyFuture { "Hello, " + name }
