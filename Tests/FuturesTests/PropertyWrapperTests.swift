@@ -1,5 +1,5 @@
 import Dispatch
-import FutureProxy
+import Futures
 import Testing
 
 /// A type with wrapped stored properties, counting how often each one's work ran.
@@ -78,9 +78,11 @@ struct PropertyWrapperTests {
         for _ in 0..<10 {
             let catalog = Catalog()
             let wrong = Counter()
-            onThreads(threads) { _ in
+            let racers = RacingThreads(count: threads)
+            racers.race { _ in
                 if catalog.index != ["a", "b"] || catalog.total != 99 { wrong.increment() }
             }
+            racers.stop()
             #expect(catalog.indexRuns.value == 1)
             #expect(catalog.totalRuns.value == 1)
             #expect(wrong.value == 0)
@@ -148,7 +150,7 @@ struct PropertyWrapperTests {
         let future: LazyFuture<String, Never> = $word
         #expect(
             future.debugDescription
-                == "LazyFuture<String>(pending, created at FutureProxyTests/PropertyWrapperTests.swift:\(line))")
+                == "LazyFuture<String>(pending, created at FuturesTests/PropertyWrapperTests.swift:\(line))")
         #expect(word == "hi")
         #expect(future.isResolved)
     }
