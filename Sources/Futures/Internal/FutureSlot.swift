@@ -10,13 +10,15 @@
 /// each composed type it destroys, and each lookup is a hashed cache search.
 @usableFromInline
 enum FutureSlot<Value, Failure: Error> {
+    // The order of the cases is the order of their tags: `success` first, so that the read path
+    // tests the tag against zero.
+    case success(Value)
+    case failure(Failure)
+    /// The work, until it is claimed or dropped.
+    case work(@Sendable () throws(Failure) -> Value)
     /// No work and no outcome: a promise's or a derived future's before it resolves, a
     /// running future's, or a cancelled one's.
     case empty
-    /// The work, until it is claimed or dropped.
-    case work(@Sendable () throws(Failure) -> Value)
-    case success(Value)
-    case failure(Failure)
 
     @inlinable
     init(_ result: Result<Value, Failure>) {

@@ -6,7 +6,8 @@ public import Synchronization
 /// bits 0-1   phase: pending, running, completing, resolved
 /// bit  2     waiters: a thread is (or was) parked on the future in the parking lot
 /// bit  3     callbacks: callbacks are registered for the future in the parking lot
-/// bit  4     cancelled: the future was resolved by cancellation
+/// bit  4     not cancelled: set from the start, cleared when the future is resolved by
+///            cancellation (so that the read path's test is one `not` and one `test`)
 /// bits 5-7   kind (`FutureKind`)
 /// bits 8-31  the creation file's number in `CreationSite`'s table (0: unknown)
 /// bits 32-63 the creation line
@@ -35,7 +36,8 @@ struct StateWord: Equatable, Sendable {
         StateWord(
             raw: UInt64(truncatingIfNeeded: min(line, UInt(UInt32.max))) << 32
                 | CreationSite.number(of: fileID) << 8
-                | UInt64(kind.rawValue) << Self.kindShift)
+                | UInt64(kind.rawValue) << Self.kindShift
+                | Self.notCancelledBit)
     }
 
     // MARK: Layout
@@ -43,13 +45,14 @@ struct StateWord: Equatable, Sendable {
     @inlinable static var phaseMask: UInt64 { 0b11 }
     @inlinable static var waitersBit: UInt64 { 1 << 2 }
     @inlinable static var callbacksBit: UInt64 { 1 << 3 }
-    @inlinable static var cancelledBit: UInt64 { 1 << 4 }
+    /// Set while the future is not cancelled; cleared by a cancelling completion.
+    @inlinable static var notCancelledBit: UInt64 { 1 << 4 }
     @inlinable static var kindShift: UInt64 { 5 }
     @inlinable static var kindMask: UInt64 { 0b111 << kindShift }
 
-    /// What a resolved, not cancelled word has under `phaseMask | cancelledBit`: the test of the
-    /// read path, one mask and one compare.
-    @inlinable static var resolvedWithValue: UInt64 { Phase.resolved.rawValue }
+    /// The bits that are all set in a resolved, not cancelled word: the read path's test is
+    /// `~word & resolvedWithValue == 0`, one `not` and one `test`.
+    @inlinable static var resolvedWithValue: UInt64 { Phase.resolved.rawValue | notCancelledBit }
 
     /// Added to a `completing` word to make it `resolved`, keeping every flag.
     @inlinable static var publishIncrement: UInt64 { Phase.resolved.rawValue - Phase.completing.rawValue }
@@ -89,7 +92,7 @@ struct StateWord: Equatable, Sendable {
     @inlinable var isResolved: Bool { raw & Self.phaseMask == Phase.resolved.rawValue }
     @inlinable var hasWaiters: Bool { raw & Self.waitersBit != 0 }
     @inlinable var hasCallbacks: Bool { raw & Self.callbacksBit != 0 }
-    @inlinable var isCancelled: Bool { raw & Self.cancelledBit != 0 }
+    @inlinable var isCancelled: Bool { raw & Self.notCancelledBit == 0 }
 
     var line: UInt { UInt(raw >> 32) }
     var fileNumber: UInt64 { (raw >> 8) & 0xFF_FFFF }
@@ -140,7 +143,7 @@ struct StateWord: Equatable, Sendable {
         switch from {
         case .pending, .running:
             phase = .completing
-            if cancelling { raw |= Self.cancelledBit }
+            if cancelling { raw &= ~Self.notCancelledBit }
             return .won(fromPending: from == .pending, ownsSlot: from == .pending || !cancelling)
         case .completing, .resolved:
             return .lost

@@ -8,12 +8,17 @@
 /// accessed by two threads, and the code below never holds an `inout` access to one field across
 /// a call that could touch the same field.
 ///
-/// Nothing here points into a stack frame: the queues and lists are arrays owned by this object.
+/// Nothing here points into a stack frame: the chain, the queues and the lists are buffers owned
+/// by this object, freed with it.
 @usableFromInline
 final class ThreadState {
-    /// The futures whose work runs on this thread, outermost first. Unretained: an entry is
+    /// The futures whose work runs on this thread, outermost first, in a buffer of this
+    /// object's own: pushing and popping is a store and a count, with no reference counting or
+    /// uniqueness check, on the path of every lazy future's first read. Unretained: an entry is
     /// pushed and popped by `CurrentWork.run`, whose caller holds the future for the whole run.
-    @exclusivity(unchecked) var running: [Unmanaged<_FutureCore>] = []
+    @exclusivity(unchecked) private var runningBuffer: UnsafeMutablePointer<Unmanaged<_FutureCore>>
+    @exclusivity(unchecked) private var runningCapacity = 8
+    @exclusivity(unchecked) private(set) var runningCount = 0
 
     /// The context whose runners count this thread while it runs that context's work; `nil`
     /// when the thread is not counted. Unretained: it is set and cleared by
@@ -34,16 +39,65 @@ final class ThreadState {
     @exclusivity(unchecked) var pendingReleases: [Any] = []
     @exclusivity(unchecked) var isReleasing = false
 
-    private init() {}
+    private init() {
+        runningBuffer = .allocate(capacity: runningCapacity)
+    }
+
+    deinit {
+        runningBuffer.deallocate()
+    }
+
+    /// Pushes `future` on the chain of running work.
+    func pushRunning(_ future: _FutureCore) {
+        if runningCount == runningCapacity { growRunning() }
+        (runningBuffer + runningCount).initialize(to: Unmanaged.passUnretained(future))
+        runningCount &+= 1
+    }
+
+    /// Pops the innermost future of the chain.
+    func popRunning() {
+        runningCount &-= 1
+    }
+
+    /// The futures whose work runs on this thread, outermost first (a copy, for slow paths).
+    var running: [Unmanaged<_FutureCore>] {
+        Array(UnsafeBufferPointer(start: runningBuffer, count: runningCount))
+    }
+
+    /// The innermost future of the chain.
+    var innermostRunning: _FutureCore? {
+        runningCount > 0 ? runningBuffer[runningCount - 1].takeUnretainedValue() : nil
+    }
+
+    /// Whether `future` is on the chain, at any depth.
+    func isRunning(_ future: _FutureCore) -> Bool {
+        let wanted = Unmanaged.passUnretained(future).toOpaque()
+        for index in 0..<runningCount where runningBuffer[index].toOpaque() == wanted { return true }
+        return false
+    }
+
+    private func growRunning() {
+        let larger = UnsafeMutablePointer<Unmanaged<_FutureCore>>.allocate(capacity: runningCapacity * 2)
+        larger.moveInitialize(from: runningBuffer, count: runningCount)
+        runningBuffer.deallocate()
+        runningBuffer = larger
+        runningCapacity *= 2
+    }
 
     /// This thread's state, made on first use.
     @usableFromInline
     static var current: ThreadState {
+        currentUnmanaged.takeUnretainedValue()
+    }
+
+    /// This thread's state, made on first use, without a reference count: the thread-local slot
+    /// holds it for as long as the thread lives.
+    static var currentUnmanaged: Unmanaged<ThreadState> {
         if let stored = ThreadLocalSlot.load() {
-            return Unmanaged<ThreadState>.fromOpaque(stored).takeUnretainedValue()
+            return Unmanaged<ThreadState>.fromOpaque(stored)
         }
-        let state = ThreadState()
-        ThreadLocalSlot.store(Unmanaged.passRetained(state).toOpaque())
+        let state = Unmanaged.passRetained(ThreadState())
+        ThreadLocalSlot.store(state.toOpaque())
         return state
     }
 
@@ -75,32 +129,30 @@ enum CurrentWork {
     /// Pushes `future` on this thread's chain; returns the state to pop it from.
     @usableFromInline
     static func push(_ future: _FutureCore) -> Unmanaged<ThreadState> {
-        let state = ThreadState.current
-        state.running.append(Unmanaged.passUnretained(future))
-        return Unmanaged.passUnretained(state)
+        let state = ThreadState.currentUnmanaged
+        state._withUnsafeGuaranteedRef { $0.pushRunning(future) }
+        return state
     }
 
     /// Pops the innermost entry of this thread's chain.
     @usableFromInline
     static func pop(_ state: Unmanaged<ThreadState>) {
-        state.takeUnretainedValue().running.removeLast()
+        state._withUnsafeGuaranteedRef { $0.popRunning() }
     }
 
     /// Whether `future`'s work is running on this thread, at any depth.
     static func contains(_ future: _FutureCore) -> Bool {
-        guard let state = ThreadState.existing else { return false }
-        return state.running.contains { $0.toOpaque() == Unmanaged.passUnretained(future).toOpaque() }
+        ThreadState.existing?.isRunning(future) ?? false
     }
 
     /// Whether this thread is running future work.
     @usableFromInline
     static var isInsideWork: Bool {
-        guard let state = ThreadState.existing else { return false }
-        return !state.running.isEmpty
+        (ThreadState.existing?.runningCount ?? 0) > 0
     }
 
     /// The future whose work is innermost on this thread.
     static var innermost: _FutureCore? {
-        ThreadState.existing?.running.last?.takeUnretainedValue()
+        ThreadState.existing?.innermostRunning
     }
 }

@@ -95,7 +95,7 @@ struct StateWordTests {
     @Test("the read path's one test accepts exactly a resolved word without cancellation")
     func readPathTest() {
         func passes(_ word: StateWord) -> Bool {
-            word.raw & (StateWord.phaseMask | StateWord.cancelledBit) == StateWord.resolvedWithValue
+            ~word.raw & StateWord.resolvedWithValue == 0
         }
         var word = Self.word()
         #expect(!passes(word))
