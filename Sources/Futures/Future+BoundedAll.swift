@@ -34,9 +34,9 @@ extension Future {
         line: UInt = #line,
         _ makeFuture: @escaping @Sendable (Item) -> Future<Value, Failure>
     ) -> Future<[Value], Failure> {
-        precondition(
-            maxConcurrent >= 1,
-            "Future.all(_:maxConcurrent:_:) needs maxConcurrent of at least 1; it was given \(maxConcurrent)")
+        guard maxConcurrent >= 1 else {
+            misuse("Future.all(_:maxConcurrent:_:) needs maxConcurrent of at least 1; it was given \(maxConcurrent)")
+        }
         let items = Array(items)
         guard let firstItem = items.first else {
             return Future<[Value], Failure>(resolved: .success([]), fileID: fileID, line: line)

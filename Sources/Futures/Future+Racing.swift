@@ -22,9 +22,9 @@ extension Future {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<Value, Failure> {
-        precondition(
-            !futures.isEmpty,
-            "Future.firstSuccess(of:) needs at least one future; it was given none (with none, nothing could succeed or fail)")
+        guard !futures.isEmpty else {
+            misuse("Future.firstSuccess(of:) needs at least one future; it was given none (with none, nothing could succeed or fail)")
+        }
         let lazy = futures.contains { $0._isLazyKind }
         let count = futures.count
         return DerivedFuture(lazy: lazy, upstreams: futures, fileID: fileID, line: line) { child in

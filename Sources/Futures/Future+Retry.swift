@@ -56,15 +56,15 @@ extension Future {
         line: UInt = #line,
         _ makeFuture: @escaping @Sendable () -> Future<Value, Failure>
     ) -> Future<Value, Failure> {
-        precondition(
-            attempts >= 1,
-            "Future.retry(attempts:) needs at least 1 attempt; it was given \(attempts)")
-        precondition(
-            backoff >= 1 && backoff.isFinite,
-            "Future.retry(backoff:) needs a finite multiplier of at least 1; it was given \(backoff)")
-        precondition(
-            (0...1).contains(jitter),
-            "Future.retry(jitter:) needs a share from 0 to 1; it was given \(jitter)")
+        guard attempts >= 1 else {
+            misuse("Future.retry(attempts:) needs at least 1 attempt; it was given \(attempts)")
+        }
+        guard backoff >= 1 && backoff.isFinite else {
+            misuse("Future.retry(backoff:) needs a finite multiplier of at least 1; it was given \(backoff)")
+        }
+        guard (0...1).contains(jitter) else {
+            misuse("Future.retry(jitter:) needs a share from 0 to 1; it was given \(jitter)")
+        }
         let pauses = RetryPauses(delay: delay, backoff: backoff, maxDelay: maxDelay, jitter: jitter)
         let first = makeFuture()
         let retry = RetryRun(attempts: attempts, pauses: pauses, condition: condition, makeFuture: makeFuture)

@@ -93,9 +93,10 @@ extension Future {
             let sourceToCancel = cancellingSource ? source : nil
             let expire: @Sendable () -> Void = {
                 guard let child = race.take() else { return }
+                // The source first, so that whoever sees the timeout also sees the source cancelled.
+                sourceToCancel?._cancelIfCancellable()
                 let error = FutureTimeoutError(timeout: duration, site: "\(fileID):\(line)")
                 child.resolve(with: .failure(timedOut(error)))
-                sourceToCancel?._cancelIfCancellable()
             }
             source._startWithoutBlocking()
             if duration <= .zero {
