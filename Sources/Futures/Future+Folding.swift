@@ -22,6 +22,7 @@ extension Future {
     ///   - combine: Makes a future of the next running result from the running result and the
     ///     next value. It must not block; it may throw `Failure`.
     /// - Returns: A future of the last running result.
+    @_disfavoredOverload
     public func fold<Element: Sendable>(
         _ futures: [Future<Element, Failure>],
         fileID: StaticString = #fileID,
@@ -96,6 +97,7 @@ extension Future {
     ///   - next: Makes the next running result from the running result and a value. It must not
     ///     block; it may throw `Failure`.
     /// - Returns: A future of the final running result.
+    @_disfavoredOverload
     public static func reduce<Element: Sendable>(
         _ initial: Value,
         _ futures: [Future<Element, Failure>],
@@ -157,6 +159,7 @@ extension Future {
     ///   - update: Changes the running result with a value. It must not block; it may throw
     ///     `Failure`.
     /// - Returns: A future of the final running result.
+    @_disfavoredOverload
     public static func reduce<Element: Sendable>(
         into initial: Value,
         _ futures: [Future<Element, Failure>],

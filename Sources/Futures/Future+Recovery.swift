@@ -21,6 +21,7 @@ extension Future {
     ///     leave the default.
     ///   - line: The line that makes the future, likewise; leave the default.
     /// - Returns: A future of this future's value, or of the fallback's result.
+    @_disfavoredOverload
     public func flatMapError<NewFailure: Error>(
         fileID: StaticString = #fileID,
         line: UInt = #line,
