@@ -20,4 +20,5 @@ let benchmarks: @Sendable () -> Void = {
     registerContendedReads()
     registerParallelSpeedup()
     registerPendingMemory()
+    registerToolbox()
 }
