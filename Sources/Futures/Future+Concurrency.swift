@@ -5,18 +5,32 @@ extension Future {
     /// thread of Swift's cooperative pool is parked. A lazy future's work is started on the
     /// global context, not on the calling task's thread.
     ///
+    /// Where `Failure` is `any Error`, the wait is cancellable: if the calling task is cancelled
+    /// while it waits (or before), `get()` throws `CancellationError` at once. That waiter stops;
+    /// the future goes on, and other readers still get its result (to cancel the work, call
+    /// ``cancel()``). A future that has already resolved gives its result even in a cancelled
+    /// task: only waiting is cancelled. For any other `Failure`, `get()` cannot throw
+    /// `CancellationError` and waits until the future resolves; ``cancellableResult()`` is the
+    /// cancellable wait for those.
+    ///
     /// ```swift
-    /// let image = BackgroundFuture { decode(bytes) }
-    /// let shown = try await image.get()
+    /// let image = BackgroundFuture { decode(bytes) }           // Future<Image, Never>
+    /// let shown = await image.get()
+    ///
+    /// let profile = BackgroundFuture { try api.profile(for: id) }   // Future<Profile, any Error>
+    /// let task = Task { try await profile.get() }
+    /// task.cancel()            // the task's wait ends with CancellationError; the load goes on
     /// ```
-    /// - Throws: The work's error, typed as `Failure`.
-    /// - Important: This overload, for futures whose `Failure` is not `any Error` (and for
-    ///   generic code), waits until the future resolves even if the calling task is cancelled:
-    ///   it cannot throw `CancellationError`. Where `Failure` is `any Error`, `get()` stops
-    ///   waiting when the task is cancelled; for every other future, ``cancellableResult()``
-    ///   does.
+    /// - Throws: The work's error, typed as `Failure`; where `Failure` is `any Error`, also
+    ///   `CancellationError` if the calling task is cancelled before the future resolves.
     public func get() async throws(Failure) -> Value {
         if let result = _resolvedResult { return try result.get() }
+        if _isCancellableType {
+            guard let result = await _resultUnlessCancelled() else {
+                throw (CancellationError() as any Error) as! Failure
+            }
+            return try result.get()
+        }
         _startWithoutBlocking()
         let result = await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Value, Failure>, Never>) in
             _whenResolved { continuation.resume(returning: $0) }
@@ -45,10 +59,16 @@ extension Future {
     /// - Throws: `CancellationError`, if the calling task is cancelled before the future resolves.
     public func cancellableResult() async throws(CancellationError) -> Result<Value, Failure> {
         if let result = _resolvedResult { return result }
-        if Task.isCancelled { throw CancellationError() }
+        guard let result = await _resultUnlessCancelled() else { throw CancellationError() }
+        return result
+    }
+
+    /// The result, or `nil` if the calling task is cancelled before the future resolves.
+    private func _resultUnlessCancelled() async -> Result<Value, Failure>? {
+        if Task.isCancelled { return nil }
         _startWithoutBlocking()
         let wait = CancellableWait<Result<Value, Failure>>()
-        let result = await withTaskCancellationHandler {
+        return await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Value, Failure>?, Never>) in
                 if wait.install(continuation) {
                     _whenResolved { wait.resume(with: $0) }
@@ -57,28 +77,6 @@ extension Future {
         } onCancel: {
             wait.cancel()
         }
-        guard let result else { throw CancellationError() }
-        return result
-    }
-}
-
-extension Future where Failure == any Error {
-    /// The value, suspending the calling task until the future resolves; throws
-    /// `CancellationError` as soon as the task is cancelled.
-    ///
-    /// Cancelling the task ends this wait only: the future goes on, and other readers still get
-    /// its result (to cancel the future's work, call ``cancel()``). If the future has already
-    /// resolved, its result is returned even in a cancelled task. No thread of the cooperative
-    /// pool is parked; a lazy future's work is started on the global context.
-    ///
-    /// ```swift
-    /// let profile = BackgroundFuture { try api.profile(for: id) }   // Future<Profile, any Error>
-    /// let task = Task { try await profile.get() }
-    /// task.cancel()            // the task's wait ends with CancellationError; the load goes on
-    /// ```
-    /// - Throws: The work's error, or `CancellationError` if the task is cancelled first.
-    public func get() async throws -> Value {
-        try await cancellableResult().get()
     }
 }
 

@@ -41,6 +41,17 @@ struct CancellableWaitTests {
         #expect(try await reader.value == 3)
     }
 
+    @Test("get() is cancellable from generic code too, where Failure is any Error")
+    func genericGet() async {
+        func read<Failure: Error>(_ future: Future<Int, Failure>) async throws(Failure) -> Int {
+            try await future.get()
+        }
+        let promise = Promise<Int, any Error>()
+        let waiter = Task { try await read(promise.future) }
+        waiter.cancel()
+        await #expect(throws: CancellationError.self) { try await waiter.value }
+    }
+
     @Test("cancellableResult() gives a future that cannot fail a cancellable wait")
     func cancellableResultOfNever() async throws {
         let promise = Promise<Int, Never>()
