@@ -168,6 +168,15 @@ struct BoundedAllTests {
         #expect(inFlight.maximum <= 5)
     }
 
+    @Test("read from work on a serial queue, with its items queued behind it on that queue, it finishes: the reader runs them")
+    func noStarvationOnASerialQueue() {
+        let serial = DispatchQueue(label: "bounded-all.serial")
+        let outer = BackgroundFuture(on: .queue(serial)) { () -> [Int] in
+            Future.all(0..<6, maxConcurrent: 2) { item in BackgroundFuture(on: .queue(serial)) { item * 3 } }.value
+        }
+        #expect(outer.value == [0, 3, 6, 9, 12, 15])
+    }
+
     @Test("maxConcurrent below 1 is a misuse with a message")
     func misuse() async {
         let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
