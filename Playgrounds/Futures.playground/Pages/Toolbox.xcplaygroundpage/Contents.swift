@@ -127,7 +127,8 @@ check(gauge.peak <= 3, "never more than maxConcurrent in flight")
  ## Results as they finish
 
  `Future.completions(of:)` is an `AsyncSequence` of results in the order the futures resolve.
- A `Promise` lets this synchronous page wait for the task that iterates it.
+ A `Promise` lets this synchronous page wait for the task that iterates it (a detached task: a
+ plain `Task` here would run on the main actor, whose thread the page blocks while it waits).
  */
 let gate = Promise<Void, Never>()
 let slowFirst = BackgroundFuture { () -> String in
@@ -136,7 +137,7 @@ let slowFirst = BackgroundFuture { () -> String in
 }
 let fast = BackgroundFuture { "fast" }
 let order = Promise<[String], Never>()
-Task {
+Task.detached {
     var seen: [String] = []
     for await result in Future.completions(of: [slowFirst, fast]) {
         seen.append(result.get())
