@@ -50,7 +50,8 @@ print(try profile.value.count, try lazyConfig.value)
 
 // snippet.races
 let mirrors = ["a.example", "b.png", "c.png"]
-let page = Future.firstSuccess(of: mirrors.map { url in BackgroundFuture { () throws(LoadError) in try download(url) } })
+let page = Future.firstSuccess(
+    of: mirrors.map { url in BackgroundFuture { () throws(LoadError) in try download(url) } })
 let uploads = Future.allSettled(mirrors.map { url in BackgroundFuture { () throws(LoadError) in try download(url) } })
 for (url, result) in zip(mirrors, uploads.value) { print(url, result) }  // order kept; cannot fail
 let primary = BackgroundFuture { () throws(LoadError) in try download("primary") }

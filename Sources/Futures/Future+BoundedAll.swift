@@ -116,7 +116,8 @@ final class BoundedAllRun<Item: Sendable, Value: Sendable, Failure: Error>: Send
         }
         guard mayPump else { return }
         while true {
-            let step = state.withLock { state -> (index: Int, first: Future<Value, Failure>?, child: DerivedFuture<[Value], Failure>?)? in
+            let step = state.withLock {
+                state -> (index: Int, first: Future<Value, Failure>?, child: DerivedFuture<[Value], Failure>?)? in
                 guard !state.stopped, state.inFlight.count < maxConcurrent, state.next < items.count else {
                     state.pumping = false
                     return nil

@@ -23,7 +23,9 @@ extension Future {
         line: UInt = #line
     ) -> Future<Value, Failure> {
         guard !futures.isEmpty else {
-            misuse("Future.firstSuccess(of:) needs at least one future; it was given none (with none, nothing could succeed or fail)")
+            misuse(
+                "Future.firstSuccess(of:) needs at least one future; it was given none (with none, nothing could succeed or fail)"
+            )
         }
         let lazy = futures.contains { $0._isLazyKind }
         let count = futures.count

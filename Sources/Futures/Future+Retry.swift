@@ -144,7 +144,8 @@ final class RetryRun<Value: Sendable, Failure: Error>: Sendable {
                 }
                 return
             }
-            guard let pause = decide(result, cancelled: attempt.isCancelledWhileRunning, number: number, resolving: child)
+            guard
+                let pause = decide(result, cancelled: attempt.isCancelledWhileRunning, number: number, resolving: child)
             else { return }
             guard pause == .zero else {
                 retry(after: pause, number: number + 1, resolving: child)
@@ -156,8 +157,12 @@ final class RetryRun<Value: Sendable, Failure: Error>: Sendable {
     }
 
     /// Goes on after attempt `number` resolved later than it was made.
-    private func next(after attempt: Future<Value, Failure>, number: Int, resolving child: DerivedFuture<Value, Failure>) {
-        guard let pause = decide(attempt._result, cancelled: attempt.isCancelledWhileRunning, number: number, resolving: child)
+    private func next(
+        after attempt: Future<Value, Failure>, number: Int, resolving child: DerivedFuture<Value, Failure>
+    ) {
+        guard
+            let pause = decide(
+                attempt._result, cancelled: attempt.isCancelledWhileRunning, number: number, resolving: child)
         else { return }
         if pause == .zero {
             run(makeFuture(), number: number + 1, resolving: child)

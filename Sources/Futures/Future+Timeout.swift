@@ -36,7 +36,8 @@ extension Future {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<Value, any Error> {
-        _timeout(after: duration, cancellingSource: false, fileID: fileID, line: line, failure: { $0 }, timedOut: { $0 })
+        _timeout(
+            after: duration, cancellingSource: false, fileID: fileID, line: line, failure: { $0 }, timedOut: { $0 })
     }
 
     /// Returns a future of this future's value, or one that fails with `error` if this future
@@ -62,7 +63,9 @@ extension Future {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<Value, Failure> {
-        _timeout(after: duration, cancellingSource: false, fileID: fileID, line: line, failure: { $0 }, timedOut: { _ in error })
+        _timeout(
+            after: duration, cancellingSource: false, fileID: fileID, line: line, failure: { $0 },
+            timedOut: { _ in error })
     }
 
     /// A timeout with a Dispatch timer; `failure` and `timedOut` make the new future's errors.

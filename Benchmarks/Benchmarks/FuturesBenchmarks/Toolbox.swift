@@ -22,7 +22,8 @@ func registerToolbox() {
         }
     }
 
-    Benchmark("7 timeout, in time: peer withThrowingTaskGroup racing Task.sleep", configuration: perOperation) { benchmark in
+    Benchmark("7 timeout, in time: peer withThrowingTaskGroup racing Task.sleep", configuration: perOperation) {
+        benchmark in
         for index in benchmark.scaledIterations {
             sink(try! await valueRacingSleep(index, timeout: .seconds(1)))
         }

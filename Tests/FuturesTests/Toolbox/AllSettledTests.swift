@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Futures
 
 // Cases ported from PromiseKit, Tests/CorePromise/WhenResolvedTests.swift (when(resolved:):
@@ -46,13 +47,14 @@ struct AllSettledTests {
     @Test("lazy inputs make it lazy, and reading it runs them")
     func lazyInputs() {
         let runs = Counter()
-        let settled = Future.allSettled((0..<3).map { index in
-            LazyFuture { () throws(LoadError) -> Int in
-                runs.increment()
-                if index == 1 { throw .unreachable(1) }
-                return index
-            }
-        })
+        let settled = Future.allSettled(
+            (0..<3).map { index in
+                LazyFuture { () throws(LoadError) -> Int in
+                    runs.increment()
+                    if index == 1 { throw .unreachable(1) }
+                    return index
+                }
+            })
         #expect(settled._isLazyKind && runs.value == 0)
         #expect(settled.value == [.success(0), .failure(.unreachable(1)), .success(2)])
         #expect(runs.value == 3)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Futures
 
 // Bounded fan-out, after the bounded-concurrency recipes of PromiseKit (when(fulfilled:
@@ -53,7 +54,8 @@ struct BoundedAllTests {
         #expect(try all.value == Array(0..<50))
     }
 
-    @Test("the first failure by position wins, once the items before it succeeded, and no future is made after a failure")
+    @Test(
+        "the first failure by position wins, once the items before it succeeded, and no future is made after a failure")
     func firstFailureByPosition() {
         let maker = Maker()
         let all = Future.all(0..<10, maxConcurrent: 3) { maker.make($0) }
@@ -168,7 +170,9 @@ struct BoundedAllTests {
         #expect(inFlight.maximum <= 5)
     }
 
-    @Test("read from work on a serial queue, with its items queued behind it on that queue, it finishes: the reader runs them")
+    @Test(
+        "read from work on a serial queue, with its items queued behind it on that queue, it finishes: the reader runs them"
+    )
     func noStarvationOnASerialQueue() {
         let serial = DispatchQueue(label: "bounded-all.serial")
         let outer = BackgroundFuture(on: .queue(serial)) { () -> [Int] in

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Futures
 
 // Promises/A+ 2.2.6: the callbacks of one future run in the order they were registered. What

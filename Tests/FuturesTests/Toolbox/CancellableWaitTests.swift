@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Futures
 
 // The cancellable wait that Swift's own awaits give (Task.sleep, AsyncStream, TaskGroup.next),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Futures
 
 // Python's asyncio.as_completed and concurrent.futures.as_completed are the peers: every result

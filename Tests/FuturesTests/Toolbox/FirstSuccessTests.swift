@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Futures
 
 // Cases ported from PromiseKit, Tests/CorePromise/RaceTests.swift (race(fulfilled:): the first
@@ -84,7 +85,11 @@ struct FirstSuccessTests {
         let promises = (0..<16).map { _ in Promise<Int, LoadError>() }
         let winner = Future.firstSuccess(of: promises.map(\.future))
         DispatchQueue.concurrentPerform(iterations: 16) { index in
-            if (index + seed) % 3 == 0 { promises[index].succeed(index) } else { promises[index].fail(.unreachable(index)) }
+            if (index + seed) % 3 == 0 {
+                promises[index].succeed(index)
+            } else {
+                promises[index].fail(.unreachable(index))
+            }
         }
         guard case .success(let index) = winner.result else {
             Issue.record("a source succeeded, yet the race failed")

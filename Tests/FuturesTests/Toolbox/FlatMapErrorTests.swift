@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Futures
 
 // Cases after SwiftNIO's flatMapError tests in Tests/NIOPosixTests/EventLoopFutureTest.swift

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Futures
 
 // Cases ported from SwiftNIO, Tests/NIOPosixTests/EventLoopFutureTest.swift: its fold tests
@@ -16,7 +17,8 @@ struct FoldingTests {
         let initial = BackgroundFuture { [0] }
         let ones = (1...4).map { id in BackgroundFuture(on: .queue(first)) { id } }
         let twos = (5...8).map { id in BackgroundFuture(on: .queue(second)) { id } }
-        let folded = initial
+        let folded =
+            initial
             .fold(ones) { values, id in BackgroundFuture(on: .queue(first)) { values + [id] } }
             .fold(twos) { values, id in Future(value: values + [id]) }
         #expect(folded.value == Array(0...8))
@@ -84,7 +86,8 @@ struct FoldingTests {
     @Test("fold of a failure over failures fails with the first")
     func foldFailureOverFailures() {
         let futures = (0..<100).map { Future<Int, LoadError>(failure: .unreachable($0)) }
-        let folded = Future<Int, LoadError>(failure: .timedOut).fold(futures) { sum, value in Future(value: sum + value) }
+        let folded = Future<Int, LoadError>(failure: .timedOut).fold(futures) { sum, value in Future(value: sum + value)
+        }
         #expect(throws: LoadError.timedOut) { try folded.value }
     }
 
@@ -181,7 +184,9 @@ struct FoldingTests {
     // NIO: testReduceIntoWithEmptyFutureList.
     @Test("reduce(into:) over no futures gives the initial value")
     func reduceIntoNothing() {
-        let counts = Future.reduce(into: [Int: Int](), [Future<Int, Never>]()) { counts, value in counts[value, default: 0] += 1 }
+        let counts = Future.reduce(into: [Int: Int](), [Future<Int, Never>]()) { counts, value in
+            counts[value, default: 0] += 1
+        }
         #expect(counts.value.isEmpty)
     }
 
@@ -199,7 +204,8 @@ struct FoldingTests {
     func reduceIntoAcrossQueues() {
         let first = DispatchQueue(label: "reduce.1")
         let second = DispatchQueue(label: "reduce.2")
-        let futures = (1...4).map { id in BackgroundFuture(on: .queue(first)) { id / 2 } }
+        let futures =
+            (1...4).map { id in BackgroundFuture(on: .queue(first)) { id / 2 } }
             + (5...8).map { id in BackgroundFuture(on: .queue(second)) { id / 2 } }
         let counts = Future.reduce(into: [Int: Int](), futures) { counts, value in counts[value, default: 0] += 1 }
         #expect(counts.value == [0: 1, 1: 2, 2: 2, 3: 2, 4: 1])
@@ -207,7 +213,8 @@ struct FoldingTests {
 
     @Test("reduce's closure may throw the futures' error type")
     func reduceThrows() {
-        let reduced = Future.reduce(0, (1...3).map { Future<Int, LoadError>(value: $0) }) { (sum, value) throws(LoadError) in
+        let reduced = Future.reduce(0, (1...3).map { Future<Int, LoadError>(value: $0) }) {
+            (sum, value) throws(LoadError) in
             if value == 3 { throw .unreachable(sum) }
             return sum + value
         }
@@ -217,12 +224,15 @@ struct FoldingTests {
     @Test("reduce of lazy futures is lazy, and runs them when read")
     func reduceLazy() {
         let runs = Counter()
-        let reduced = Future.reduce(0, (1...3).map { id in
-            LazyFuture { () -> Int in
-                runs.increment()
-                return id
+        let reduced = Future.reduce(
+            0,
+            (1...3).map { id in
+                LazyFuture { () -> Int in
+                    runs.increment()
+                    return id
+                }
             }
-        }) { $0 + $1 }
+        ) { $0 + $1 }
         #expect(reduced._isLazyKind && runs.value == 0)
         #expect(reduced.value == 6)
         #expect(runs.value == 3)

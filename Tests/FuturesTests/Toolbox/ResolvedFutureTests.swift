@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Futures
 
 @Suite("Future(value:), Future(failure:), Future(result:)", .sharesTheEngine)

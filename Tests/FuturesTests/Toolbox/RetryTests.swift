@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Futures
 
 // Cases ported from google/promises, Tests/PromisesTests/Promise+RetryTests.swift: success after
@@ -15,7 +16,8 @@ struct RetryTests {
         let made = Counter()
         let retried = Future.retry(attempts: 3) { () -> Future<Int, LoadError> in
             let attempt = made.increment()
-            return attempt < 3 ? Future(failure: .unreachable(attempt)) : BackgroundFuture { () throws(LoadError) in 42 }
+            return attempt < 3
+                ? Future(failure: .unreachable(attempt)) : BackgroundFuture { () throws(LoadError) in 42 }
         }
         #expect(try retried.value == 42)
         #expect(made.value == 3)
@@ -87,8 +89,9 @@ struct RetryTests {
         let plain = RetryPauses(delay: .milliseconds(10), backoff: 1, maxDelay: nil, jitter: 0)
         #expect((1...4).map { plain.pause(after: $0) } == Array(repeating: .milliseconds(10), count: 4))
         let growing = RetryPauses(delay: .milliseconds(10), backoff: 2, maxDelay: .milliseconds(50), jitter: 0)
-        #expect((1...5).map { growing.pause(after: $0) }
-            == [.milliseconds(10), .milliseconds(20), .milliseconds(40), .milliseconds(50), .milliseconds(50)])
+        #expect(
+            (1...5).map { growing.pause(after: $0) }
+                == [.milliseconds(10), .milliseconds(20), .milliseconds(40), .milliseconds(50), .milliseconds(50)])
         let jittered = RetryPauses(delay: .milliseconds(100), backoff: 1, maxDelay: nil, jitter: 0.5)
         for _ in 0..<200 {
             let pause = jittered.pause(after: 1)

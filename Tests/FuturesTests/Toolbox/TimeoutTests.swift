@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Futures
 
 // Cases ported from google/promises, Tests/PromisesTests/Promise+TimeoutTests.swift (a source that

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Futures
 
 /// Parses a digit, failing with the test's typed error.
@@ -28,7 +29,9 @@ struct ToolboxChainTests {
         let folded: Future<Int, LoadError> = BackgroundFuture { () throws(LoadError) -> Int in 1 }
             .fold([Future(value: 2), Future(value: 3)]) { sum, value in Future(value: sum + value) }
         let summed: Future<Int, LoadError> = Future.reduce(0, [Future<Int, LoadError>(value: 4)]) { $0 + $1 }
-        let listed: Future<[Int], LoadError> = Future.reduce(into: [], [Future<Int, LoadError>(value: 4)]) { $0.append($1) }
+        let listed: Future<[Int], LoadError> = Future.reduce(into: [], [Future<Int, LoadError>(value: 4)]) {
+            $0.append($1)
+        }
         let parsed: Future<Int, LoadError> = Future.reduce(0, [Future<String, LoadError>(value: "7")]) {
             (sum, text) throws(LoadError) in try sum + digit(text)
         }

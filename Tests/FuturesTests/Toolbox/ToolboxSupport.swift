@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Futures
 
 /// A concrete error type for the toolbox's typed-error tests.

@@ -107,7 +107,11 @@ final class Gauge: @unchecked Sendable {
     private var now = 0
     private var most = 0
 
-    func enter() { queue.sync { now += 1; most = max(most, now) } }
+    func enter() {
+        queue.sync {
+            now += 1; most = max(most, now)
+        }
+    }
     func leave() { queue.sync { now -= 1 } }
     var peak: Int { queue.sync { most } }
 }
