@@ -101,6 +101,8 @@ extension Future {
                 let error = FutureTimeoutError(timeout: duration, site: "\(fileID):\(line)")
                 child.resolve(with: .failure(timedOut(error)))
             }
+            // A source resolved already has decided: no timer is needed.
+            if source.isResolved { return }
             source._startWithoutBlocking()
             if duration <= .zero {
                 expire()
