@@ -49,36 +49,54 @@ extension Future {
     }
 }
 
-/// One run of the bounded `Future.all`: which items have futures, which are in flight, and the
-/// values so far.
-final class BoundedAllRun<Item: Sendable, Value: Sendable, Failure: Error>: Sendable {
-    struct State {
-        /// The future of the first item, made up front, until it is put in flight.
-        var first: Future<Value, Failure>?
-        /// The index of the next item to make a future for.
-        var next = 0
-        var inFlight: [Int: Future<Value, Failure>] = [:]
-        var values: [Value?]
-        /// How many items from the first have succeeded.
-        var prefix = 0
-        /// The first failure by position seen so far.
-        var failure: (index: Int, error: Failure, cancelled: Bool)?
-        /// Whether no new future may be made: after a failure, or once the run is over.
-        var stopped = false
-        /// Whether a thread is making futures now (the others leave it to that one).
-        var pumping = false
-        var child: DerivedFuture<[Value], Failure>?
+/// What a bounded `Future.all` knows, under its lock. It names no generic type, so that the code
+/// that touches it is compiled for its concrete types: the run's own code is generic and not
+/// specialized for the client's types, and each generic type it touched per future cost a look-up
+/// of the type's metadata at run time (a third of the time of a run of resolved futures).
+struct BoundedAllState {
+    /// The index of the next item to make a future for.
+    var next = 0
+    /// The futures made and not yet resolved, by item.
+    var inFlight: [Int: any FutureNode] = [:]
+    /// The futures that succeeded, by item (they hold only their values).
+    var succeeded: [AnyObject?]
+    /// How many items from the first have succeeded.
+    var prefix = 0
+    /// The first failure by position seen so far, and where.
+    var failureIndex = Int.max
+    var failure: (any Error)?
+    var failureCancelled = false
+    /// Whether no new future may be made: after a failure, or once the run is over.
+    var stopped = false
+    /// Whether a thread is making futures now (the others leave it to that one).
+    var pumping = false
+    /// Whether the outcome has been handed out.
+    var decided = false
+
+    enum Decision {
+        case undecided
+        case succeeded
+        case failed
     }
 
-    enum Outcome {
-        case succeeded([Value])
-        case failed(Failure, cancelled: Bool)
+    init(count: Int) {
+        succeeded = Array(repeating: nil, count: count)
     }
+}
+
+/// One run of the bounded `Future.all`: the items, the closure, and the future they resolve.
+final class BoundedAllRun<Item: Sendable, Value: Sendable, Failure: Error>: @unchecked Sendable {
+    // @unchecked: `state` is a lock box and `first` a take-once slot; `child` is written once, in
+    // `start(resolving:)`, before anything that reads it can run (every read follows a future
+    // made by `pump`, or the child's resolution, both of which `start` begins after the write).
 
     private let items: [Item]
     private let maxConcurrent: Int
     private let makeFuture: @Sendable (Item) -> Future<Value, Failure>
-    private let state: LockedBox<State>
+    /// The future of the first item, made up front, until it is put in flight.
+    private let first: TakeOnce
+    private let state: LockedBox<BoundedAllState>
+    private var child: DerivedFuture<[Value], Failure>!
 
     init(
         items: [Item],
@@ -89,18 +107,21 @@ final class BoundedAllRun<Item: Sendable, Value: Sendable, Failure: Error>: Send
         self.items = items
         self.maxConcurrent = maxConcurrent
         self.makeFuture = makeFuture
-        state = LockedBox(State(first: first, values: Array(repeating: nil, count: items.count)))
+        self.first = TakeOnce(first)
+        state = LockedBox(BoundedAllState(count: items.count))
     }
 
     func start(resolving child: DerivedFuture<[Value], Failure>) {
-        state.withLock { $0.child = child }
+        self.child = child
         child._onResolution { [self] child in
-            let inFlight = state.withLock { state -> [Future<Value, Failure>] in
+            let cancelled = child.isCancelledWhileRunning
+            let inFlight = state.withLock { state -> [any FutureNode] in
                 state.stopped = true
-                state.child = nil
-                return child.isCancelledWhileRunning ? Array(state.inFlight.values) : []
+                return cancelled ? Array(state.inFlight.values) : []
             }
-            for future in inFlight { future._cancelIfCancellable() }
+            for node in inFlight {
+                (node as? Future<Value, Failure>)?._cancelIfCancellable()
+            }
         }
         pump()
     }
@@ -109,6 +130,8 @@ final class BoundedAllRun<Item: Sendable, Value: Sendable, Failure: Error>: Send
     /// the futures that resolve at once call back into here and return at once, so the loop,
     /// not the stack, takes them in turn.
     private func pump() {
+        let maxConcurrent = maxConcurrent
+        let count = items.count
         let mayPump = state.withLock { state -> Bool in
             guard !state.pumping else { return false }
             state.pumping = true
@@ -116,66 +139,77 @@ final class BoundedAllRun<Item: Sendable, Value: Sendable, Failure: Error>: Send
         }
         guard mayPump else { return }
         while true {
-            let step = state.withLock {
-                state -> (index: Int, first: Future<Value, Failure>?, child: DerivedFuture<[Value], Failure>?)? in
-                guard !state.stopped, state.inFlight.count < maxConcurrent, state.next < items.count else {
+            // The index of the next item to make a future for, or -1 if none may be made now.
+            let index = state.withLock { state -> Int in
+                guard !state.stopped, state.inFlight.count < maxConcurrent, state.next < count else {
                     state.pumping = false
-                    return nil
+                    return -1
                 }
                 defer { state.next += 1 }
-                defer { state.first = nil }
-                return (state.next, state.first, state.child)
+                return state.next
             }
-            guard let step else { return }
-            let future = step.first ?? makeFuture(items[step.index])
+            guard index >= 0 else { return }
+            let future = first.take(as: Future<Value, Failure>.self) ?? makeFuture(items[index])
+            let node: any FutureNode = future
             let inFlight = state.withLock { state -> [any FutureNode] in
-                state.inFlight[step.index] = future
+                state.inFlight[index] = node
                 return Array(state.inFlight.values)
             }
             // Cancelled while the future was being made: the cancellation may have looked at the
             // futures in flight before this one was among them. It is ours alone; cancel it too.
-            if step.child?.isCancelledWhileRunning == true { future._cancelIfCancellable() }
-            step.child?._replaceUpstreams(with: inFlight)
+            if child.isCancelledWhileRunning { future._cancelIfCancellable() }
+            child._replaceUpstreams(with: inFlight)
             future._startWithoutBlocking()
-            future._onResolution { [self] future in finished(future, at: step.index) }
+            future._onResolution { [self] future in finished(future, at: index) }
         }
     }
 
     private func finished(_ future: Future<Value, Failure>, at index: Int) {
-        let result = future._result
+        let object: AnyObject = future
+        let failure = future._erasedFailure
         let cancelled = future.isCancelledWhileRunning
-        let (outcome, child) = state.withLock { state -> (Outcome?, DerivedFuture<[Value], Failure>?) in
+        var succeeded: [AnyObject?] = []
+        var firstFailure: (any Error)?
+        var firstFailureCancelled = false
+        let decision = state.withLock { state -> BoundedAllState.Decision in
             state.inFlight[index] = nil
-            switch result {
-            case .success(let value):
-                state.values[index] = value
-            case .failure(let error):
+            if let failure {
                 state.stopped = true
-                if index < state.failure?.index ?? Int.max {
-                    state.failure = (index, error, cancelled)
+                if index < state.failureIndex {
+                    state.failureIndex = index
+                    state.failure = failure
+                    state.failureCancelled = cancelled
                 }
+            } else {
+                state.succeeded[index] = object
             }
-            while state.prefix < state.values.count, state.values[state.prefix] != nil {
+            while state.prefix < state.succeeded.count, state.succeeded[state.prefix] != nil {
                 state.prefix += 1
             }
-            guard let child = state.child else { return (nil, nil) }
-            if state.prefix == state.values.count {
-                state.child = nil
-                defer { state.values = [] }
-                return (.succeeded(state.values.map { $0.unsafelyUnwrapped }), child)
+            guard !state.decided else { return .undecided }
+            if state.prefix == state.succeeded.count {
+                state.decided = true
+                swap(&succeeded, &state.succeeded)
+                return .succeeded
             }
-            if let failure = state.failure, failure.index == state.prefix {
-                state.child = nil
-                return (.failed(failure.error, cancelled: failure.cancelled), child)
+            if state.failureIndex == state.prefix {
+                state.decided = true
+                firstFailure = state.failure
+                firstFailureCancelled = state.failureCancelled
+                return .failed
             }
-            return (nil, nil)
+            return .undecided
         }
-        switch outcome {
-        case .succeeded(let values)?:
-            child?.resolve(with: .success(values))
-        case .failed(let error, let cancelled)?:
-            child?.resolve(with: .failure(error), sourceCancelled: cancelled)
-        case nil:
+        switch decision {
+        case .succeeded:
+            let values = succeeded.map {
+                unsafeDowncast($0.unsafelyUnwrapped, to: Future<Value, Failure>.self)._successValueUnchecked
+            }
+            child.resolve(with: .success(values))
+        case .failed:
+            child.resolve(
+                with: .failure(firstFailure.unsafelyUnwrapped as! Failure), sourceCancelled: firstFailureCancelled)
+        case .undecided:
             pump()
         }
     }

@@ -83,7 +83,7 @@ extension Future {
         return DerivedFuture(lazy: _isLazyKind, upstreams: [], fileID: fileID, line: line) { child in
             let race = TakeOnce(child)
             source._onResolution { source in
-                guard let child = race.take() else { return }
+                guard let child = race.take(as: DerivedFuture<Value, NewFailure>.self) else { return }
                 switch source._result {
                 case .success(let value):
                     child.resolve(with: .success(value))
@@ -95,7 +95,7 @@ extension Future {
             // resolves first is not kept alive until the timer fires.
             let sourceToCancel = cancellingSource ? source : nil
             let expire: @Sendable () -> Void = {
-                guard let child = race.take() else { return }
+                guard let child = race.take(as: DerivedFuture<Value, NewFailure>.self) else { return }
                 // The source first, so that whoever sees the timeout also sees the source cancelled.
                 sourceToCancel?._cancelIfCancellable()
                 let error = FutureTimeoutError(timeout: duration, site: "\(fileID):\(line)")

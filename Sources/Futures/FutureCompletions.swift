@@ -38,7 +38,7 @@ public struct FutureCompletions<Value: Sendable, SourceFailure: Error>: AsyncSeq
     /// ```
     public struct AsyncIterator: AsyncIteratorProtocol {
         private var futures: [Future<Value, SourceFailure>]?
-        private let queue: CompletionQueue<Value, SourceFailure>
+        private let queue: CompletionQueue
 
         init(futures: [Future<Value, SourceFailure>]) {
             self.futures = futures
@@ -65,20 +65,25 @@ public struct FutureCompletions<Value: Sendable, SourceFailure: Error>: AsyncSeq
                 self.futures = nil
                 queue.connect(futures)
             }
-            return await queue.next()
+            guard let future = await queue.next() else { return nil }
+            return unsafeDowncast(future, to: Future<Value, SourceFailure>.self)._result
         }
     }
 }
 
-/// The results delivered to one iterator of `FutureCompletions` and not yet taken, and the task
+/// The futures resolved for one iterator of `FutureCompletions` and not yet taken, and the task
 /// waiting for the next one.
-final class CompletionQueue<Value: Sendable, Failure: Error>: Sendable {
+///
+/// It holds the resolved futures as objects, not their results, so that it names no generic
+/// type: its code is compiled for concrete types, where generic code that is not specialized
+/// for the client's types looks up each generic type's metadata at run time, on every element.
+final class CompletionQueue: Sendable {
     struct State {
-        var buffer: [Result<Value, Failure>] = []
+        var buffer: [any AnyObject & Sendable] = []
         var head = 0
-        /// Results not yet handed to the iterator.
+        /// Futures not yet handed to the iterator.
         var remaining: Int
-        var waiter: UnsafeContinuation<Result<Value, Failure>?, Never>?
+        var waiter: UnsafeContinuation<(any AnyObject & Sendable)?, Never>?
         var isCancelled = false
     }
 
@@ -89,44 +94,45 @@ final class CompletionQueue<Value: Sendable, Failure: Error>: Sendable {
     }
 
     /// Registers a callback on each future, then starts the lazy ones without blocking.
-    func connect(_ futures: [Future<Value, Failure>]) {
+    func connect<Value, Failure>(_ futures: [Future<Value, Failure>]) {
         for future in futures {
-            future._whenResolved { [self] result in deliver(result) }
+            future._onResolution { [self] future in deliver(future) }
         }
         for future in futures where !future.isResolved {
             future._startWithoutBlocking()
         }
     }
 
-    private func deliver(_ result: Result<Value, Failure>) {
-        let waiter = state.withLock { state -> UnsafeContinuation<Result<Value, Failure>?, Never>? in
+    private func deliver(_ future: any AnyObject & Sendable) {
+        let waiter = state.withLock { state -> UnsafeContinuation<(any AnyObject & Sendable)?, Never>? in
             if let waiter = state.waiter {
                 state.waiter = nil
                 state.remaining -= 1
                 return waiter
             }
-            state.buffer.append(result)
+            state.buffer.append(future)
             return nil
         }
-        waiter?.resume(returning: result)
+        waiter?.resume(returning: future)
     }
 
-    /// The next result, waiting for it if none is buffered.
-    func next() async -> Result<Value, Failure>? {
+    /// The next resolved future, waiting for one if none is buffered; `nil` at the end, or once
+    /// the task is cancelled.
+    func next() async -> (any AnyObject & Sendable)? {
         if let ready = take() { return ready }
         return await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Value, Failure>?, Never>) in
-                // `.some(result)`: resume now with `result` (`nil` ends the sequence); `.none`: wait.
-                let now = state.withLock { state -> Result<Value, Failure>?? in
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<(any AnyObject & Sendable)?, Never>) in
+                // `.some(future)`: resume now with `future` (`nil` ends the sequence); `.none`: wait.
+                let now = state.withLock { state -> (any AnyObject & Sendable)?? in
                     if let ready = Self.pop(&state) { return .some(ready) }
                     if state.remaining == 0 || state.isCancelled { return .some(nil) }
                     state.waiter = continuation
                     return .none
                 }
-                if case .some(let result) = now { continuation.resume(returning: result) }
+                if case .some(let future) = now { continuation.resume(returning: future) }
             }
         } onCancel: {
-            let waiter = state.withLock { state -> UnsafeContinuation<Result<Value, Failure>?, Never>? in
+            let waiter = state.withLock { state -> UnsafeContinuation<(any AnyObject & Sendable)?, Never>? in
                 state.isCancelled = true
                 defer { state.waiter = nil }
                 return state.waiter
@@ -135,8 +141,8 @@ final class CompletionQueue<Value: Sendable, Failure: Error>: Sendable {
         }
     }
 
-    /// A buffered result, or `nil` at the end; `nil` too if the iterator must wait.
-    private func take() -> Result<Value, Failure>? {
+    /// A buffered future, or `nil` at the end; `nil` too if the iterator must wait.
+    private func take() -> (any AnyObject & Sendable)? {
         state.withLock { state in
             if state.isCancelled || Task.isCancelled {
                 state.isCancelled = true
@@ -146,15 +152,15 @@ final class CompletionQueue<Value: Sendable, Failure: Error>: Sendable {
         }
     }
 
-    private static func pop(_ state: inout State) -> Result<Value, Failure>? {
+    private static func pop(_ state: inout State) -> (any AnyObject & Sendable)? {
         guard state.head < state.buffer.count, !state.isCancelled else { return nil }
-        let result = state.buffer[state.head]
+        let future = state.buffer[state.head]
         state.head += 1
         state.remaining -= 1
         if state.head == state.buffer.count {
             state.buffer.removeAll(keepingCapacity: true)
             state.head = 0
         }
-        return result
+        return future
     }
 }

@@ -1,19 +1,24 @@
 import Foundation
 
-/// A value that exactly one of several racing parties takes: the first `take()` gets it, every
-/// later one gets `nil`. A timeout's timer and its source race for the future they resolve.
-final class TakeOnce<Value: Sendable>: Sendable {
-    private let slot: LockedBox<Value?>
+/// An object that exactly one of several racing parties takes: the first `take(as:)` gets it,
+/// every later one gets `nil`. A timeout's timer and its source race for the future they resolve.
+///
+/// It holds an `AnyObject`, not a generic value, so that its lock is compiled for concrete types
+/// (generic code that is not specialized looks up the metadata of each generic type it names).
+final class TakeOnce: @unchecked Sendable {
+    // @unchecked: `slot` is a lock box, and what it holds was `Sendable` when it was put there.
+    private let slot: LockedBox<AnyObject?>
 
-    init(_ value: Value) {
-        slot = LockedBox(value)
+    init(_ object: some AnyObject & Sendable) {
+        slot = LockedBox(object)
     }
 
-    /// The value, to the first caller only; it is no longer held once taken.
-    func take() -> Value? {
-        slot.withLock { slot in
+    /// The object, to the first caller only; it is no longer held once taken.
+    func take<Object: AnyObject>(as type: Object.Type) -> Object? {
+        let object = slot.withLock { slot in
             defer { slot = nil }
             return slot
         }
+        return object.map { unsafeDowncast($0, to: type) }
     }
 }
