@@ -265,6 +265,15 @@ def main():
                    f"{ours_speedup:.2f}× | | concurrentPerform | {peer_speedup:.2f}× | | {of_peer:.2f} of peer | | "
                    f"≥ 1.9×, or ≥ 0.95 of peer |")
 
+    line("Timeout, source in time (per operation)", "8 timeout, in time: Future.timeout(after:)",
+         "`withThrowingTaskGroup` racing `Task.sleep`",
+         "8 timeout, in time: peer withThrowingTaskGroup racing Task.sleep")
+    line("Bounded fan-out, 1,000 jobs, 4 at a time (per job)",
+         "8 all, 1,000 jobs, 4 at a time: Future.all(maxConcurrent:)", "`TaskGroup` keeping 4 children",
+         "8 all, 1,000 jobs, 4 at a time: peer TaskGroup")
+    line("Results as they finish, 1,000 jobs (per job)", "8 completions, 1,000 jobs: Future.completions(of:)",
+         "`TaskGroup` + `for await`", "8 completions, 1,000 jobs: peer TaskGroup for await")
+
     blocking_rows(get, out)
 
     out.append("")

@@ -81,3 +81,15 @@ extension Future where Value == Never, Failure == Never {
         if isCurrentWorkCancelled { throw CancellationError() }
     }
 }
+
+extension Future {
+    /// Whether this future's type can be cancelled: its `Failure` is `any Error`.
+    var _isCancellableType: Bool { Failure.self == (any Error).self }
+
+    /// Cancels this future, as ``cancel()`` does, if its type can be cancelled; otherwise does
+    /// nothing. For combinators written for every `Failure` that own the futures they wait on.
+    func _cancelIfCancellable() {
+        guard _isCancellableType else { return }
+        _complete(with: .failure(CancellationError() as! Failure), cancelling: true)
+    }
+}

@@ -5,19 +5,135 @@ extension Future {
     /// thread of Swift's cooperative pool is parked. A lazy future's work is started on the
     /// global context, not on the calling task's thread.
     ///
+    /// Where `Failure` is `any Error`, the wait is cancellable: if the calling task is cancelled
+    /// while it waits (or before), `get()` throws `CancellationError` at once. That waiter stops;
+    /// the future goes on, and other readers still get its result (to cancel the work, call
+    /// ``cancel()``). A future that has already resolved gives its result even in a cancelled
+    /// task: only waiting is cancelled. For any other `Failure`, `get()` cannot throw
+    /// `CancellationError` and waits until the future resolves; ``cancellableResult()`` is the
+    /// cancellable wait for those.
+    ///
     /// ```swift
-    /// let image = BackgroundFuture { decode(bytes) }
-    /// let shown = try await image.get()
+    /// let image = BackgroundFuture { decode(bytes) }           // Future<Image, Never>
+    /// let shown = await image.get()
+    ///
+    /// let profile = BackgroundFuture { try api.profile(for: id) }   // Future<Profile, any Error>
+    /// let task = Task { try await profile.get() }
+    /// task.cancel()            // the task's wait ends with CancellationError; the load goes on
     /// ```
-    /// - Throws: The work's error, typed as `Failure`.
-    /// - Important: Cancelling the calling task does not end the wait: the future resolves on
-    ///   its own terms.
+    /// - Throws: The work's error, typed as `Failure`; where `Failure` is `any Error`, also
+    ///   `CancellationError` if the calling task is cancelled before the future resolves.
     public func get() async throws(Failure) -> Value {
         if let result = _resolvedResult { return try result.get() }
+        if _isCancellableType {
+            guard let result = await _resultUnlessCancelled() else {
+                throw (CancellationError() as any Error) as! Failure
+            }
+            return try result.get()
+        }
         startWithoutBlocking()
         let result = await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Value, Failure>, Never>) in
             _whenResolved { continuation.resume(returning: $0) }
         }
         return try result.get()
+    }
+
+    /// The result, suspending the calling task until the future resolves or the task is
+    /// cancelled, whichever comes first.
+    ///
+    /// This is the cancellable wait for every kind of future, whatever its `Failure`. If the
+    /// calling task is cancelled while it waits (or before), it stops waiting at once and
+    /// throws `CancellationError`; the future itself goes on, and other readers still get its
+    /// result. If the future has already resolved, its result is returned even in a cancelled
+    /// task: only waiting is cancelled. A lazy future's work is started on the global context.
+    ///
+    /// ```swift
+    /// let index = LazyFuture { buildIndex(of: corpus) }            // Future<Index, Never>
+    /// let result = try await index.cancellableResult()             // throws only CancellationError
+    /// let value = result.get()                                     // cannot fail: no `try`
+    ///
+    /// let config = BackgroundFuture { () throws(ConfigError) in try loadConfig() }
+    /// let settings = try await config.cancellableResult().get()    // CancellationError or ConfigError
+    /// ```
+    /// - Returns: The future's result.
+    /// - Throws: `CancellationError`, if the calling task is cancelled before the future resolves.
+    public func cancellableResult() async throws(CancellationError) -> Result<Value, Failure> {
+        if let result = _resolvedResult { return result }
+        guard let result = await _resultUnlessCancelled() else { throw CancellationError() }
+        return result
+    }
+
+    /// The result, or `nil` if the calling task is cancelled before the future resolves.
+    private func _resultUnlessCancelled() async -> Result<Value, Failure>? {
+        if Task.isCancelled { return nil }
+        _startWithoutBlocking()
+        let wait = CancellableWait<Result<Value, Failure>>()
+        return await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Value, Failure>?, Never>) in
+                if wait.install(continuation) {
+                    _whenResolved { wait.resume(with: $0) }
+                }
+            }
+        } onCancel: {
+            wait.cancel()
+        }
+    }
+}
+
+/// One cancellable wait of `cancellableResult()`: whichever of the future's resolution and the
+/// task's cancellation comes first resumes the task; the other finds nothing to do.
+final class CancellableWait<Outcome: Sendable>: Sendable {
+    enum State {
+        case idle
+        case waiting(UnsafeContinuation<Outcome?, Never>)
+        case cancelledEarly
+        case done
+    }
+
+    private let state = LockedBox(State.idle)
+
+    /// Records the continuation; returns `false` (and resumes it with `nil`) if the task was
+    /// cancelled before it got here.
+    func install(_ continuation: UnsafeContinuation<Outcome?, Never>) -> Bool {
+        let cancelled = state.withLock { state -> Bool in
+            if case .cancelledEarly = state {
+                state = .done
+                return true
+            }
+            state = .waiting(continuation)
+            return false
+        }
+        if cancelled { continuation.resume(returning: nil) }
+        return !cancelled
+    }
+
+    /// Resumes the task with the future's outcome, if it still waits.
+    func resume(with outcome: Outcome) {
+        take()?.resume(returning: outcome)
+    }
+
+    /// Resumes the task with `nil` (cancelled), if it still waits.
+    func cancel() {
+        let continuation = state.withLock { state -> UnsafeContinuation<Outcome?, Never>? in
+            switch state {
+            case .idle:
+                state = .cancelledEarly
+                return nil
+            case .waiting(let continuation):
+                state = .done
+                return continuation
+            case .cancelledEarly, .done:
+                return nil
+            }
+        }
+        continuation?.resume(returning: nil)
+    }
+
+    private func take() -> UnsafeContinuation<Outcome?, Never>? {
+        state.withLock { state in
+            guard case .waiting(let continuation) = state else { return nil }
+            state = .done
+            return continuation
+        }
     }
 }

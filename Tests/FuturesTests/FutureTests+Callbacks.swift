@@ -73,33 +73,4 @@ extension FutureTests {
             #expect(calls.allSatisfy { $0.all == [round] })
         }
     }
-
-    /// Promises/A+ 2.2.6: callbacks registered before resolution are handed over in registration
-    /// order, as one batch: one that the first registers, on the now resolved future, runs after
-    /// the rest of the batch, not in the middle of it.
-    @Test func callbacksRunInRegistrationOrderAndOneAddedFromInsideRunsAfterTheBatch() {
-        let promise = Promise<Int, Never>()
-        let order = Collector<String>()
-        promise.future.onComplete { _ in
-            order.append("first")
-            promise.future.onComplete { _ in order.append("added by first") }
-        }
-        promise.future.onComplete { _ in order.append("second") }
-        promise.future.onComplete { _ in order.append("third") }
-        promise.succeed(1)
-        #expect(order.all == ["first", "second", "third", "added by first"])
-    }
-
-    /// The same order holds for a future derived from another: the derived future's callbacks
-    /// run after the source's batch that resolved it, each batch in registration order.
-    @Test func derivedFuturesCallbacksRunAfterTheSourcesBatch() {
-        let promise = Promise<Int, Never>()
-        let order = Collector<String>()
-        let doubled = promise.future.map { $0 * 2 }
-        doubled.onComplete { _ in order.append("derived") }
-        promise.future.onComplete { _ in order.append("source, registered after the map") }
-        promise.succeed(1)
-        #expect(order.all == ["source, registered after the map", "derived"])
-        #expect(doubled.value == 2)
-    }
 }

@@ -21,4 +21,5 @@ let benchmarks: @Sendable () -> Void = {
     registerParallelSpeedup()
     registerPendingMemory()
     registerBlockingLoads()
+    registerToolbox()
 }

@@ -88,6 +88,18 @@ extension _FutureCore {
         _wakeWaiters()
     }
 
+    /// Makes `sources` the futures this derived future waits on now (a bounded `all`'s futures in
+    /// flight), so that blocking readers demand them when they next look.
+    ///
+    /// Unlike `wait(on:)`, it starts nothing (the caller starts each source as it makes it) and
+    /// wakes no parked reader: a wake-up per source cost a bounded `all` of trivial jobs more
+    /// than the jobs, and a parked reader looks again anyway when it rechecks queued work.
+    final func replaceUpstreams(with sources: [_FutureCore]) {
+        _ = withLinks { links in
+            if !_isResolved { links.upstreams = sources }
+        }
+    }
+
     /// Forgets the sources of a derived future that has resolved, so that it keeps nothing alive.
     final func dropUpstreams() {
         _ = withLinks { $0.upstreams = [] }

@@ -25,8 +25,13 @@ extension Future {
     /// Whether nothing runs until someone reads: lazy futures and what is derived from them.
     var _isLazyKind: Bool { _kind.isLazy }
 
-    /// Whether the future was resolved by cancellation, its own or a source's.
-    var isCancelledWhileRunning: Bool { _isCancelled }
+    /// The failure of a resolved future, as `any Error`, if it failed: for combinators that keep
+    /// their state in concrete types (a lock box of a generic type is code the client cannot
+    /// specialize, which looks up that type's metadata each time).
+    var _erasedFailure: (any Error)? {
+        if case .failure(let error)? = _resolvedResult { return error }
+        return nil
+    }
 
     /// Resolves this derived future with its sources' outcome; a cancelled source makes a future
     /// whose `Failure` is `any Error` cancelled too.
@@ -60,22 +65,5 @@ extension Future {
     /// Calls `body` with this future once it resolves, as `_whenResolved` does.
     func _onResolution(_ body: @escaping @Sendable (Future<Value, Failure>) -> Void) {
         addResolutionCallback { (future: _FutureCore) in body(unsafeDowncast(future, to: Future<Value, Failure>.self)) }
-    }
-}
-
-/// The futures that `Future.init(derivingFrom:…)` makes: plain ``Future``s of a derived kind.
-/// The name keeps the composition code's signatures readable.
-typealias DerivedFuture<Value: Sendable, Failure: Error> = Future<Value, Failure>
-
-extension Future {
-    /// A derived future, spelled as the composition code spells it (`DerivedFuture(lazy:…)`).
-    convenience init(
-        lazy: Bool,
-        upstreams: [_FutureCore],
-        fileID: StaticString,
-        line: UInt,
-        connect: @escaping @Sendable (Future<Value, Failure>) -> Void
-    ) {
-        self.init(derivingFrom: upstreams, lazy: lazy, fileID: fileID, line: line, connect: connect)
     }
 }

@@ -120,3 +120,34 @@ func decompress(_ header: Header) -> Body { Body() }
 func validate(_ header: Header) throws(LoadError) -> Header { header }
 func parseBody(of header: Header) throws(ParseError) -> Body { Body() }
 func decodeJSON(_ header: Header) throws -> [String: String] { [:] }
+
+// The toolbox.
+enum TransferError: Error {
+    case offline
+    case timedOut
+}
+enum APIError: Error {
+    case unavailable
+    var isTransient: Bool { true }
+}
+struct Accounts: Sendable {
+    func account(for id: Int) throws(APIError) -> String { "" }
+}
+let accounts = Accounts()
+let text = "42"
+func decodeCount(_ text: String) throws(TransferError) -> Int { 42 }
+let transfer = BackgroundFuture { () throws(TransferError) -> Data in Data() }
+let transfers = [BackgroundFuture { () throws -> Data in Data() }]
+let lookupHits = BackgroundFuture { () throws -> [Hit] in [] }
+let uploads = [BackgroundFuture { () throws -> Int in 1 }]
+let primary = BackgroundFuture { () throws -> Data in Data() }
+let backup = Mirror()
+let saved = BackgroundFuture { "saved" }
+let byteCounts = [Future(value: 1), Future(value: 2)]
+let pageLoads = [Future(value: Page(title: "Futures"))]
+let heading = Future(value: "# Report\n")
+let sections = [Future(value: "intro")]
+func renderSection(_ section: String) -> String { section }
+func show(_ result: Result<Data, any Error>) {}
+let loading = BackgroundFuture { () throws -> Int in 1 }
+let lookup = LazyFuture { 42 }

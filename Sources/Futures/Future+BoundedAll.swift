@@ -1,0 +1,216 @@
+extension Future {
+    /// Returns a future of the values of the futures that `makeFuture` makes from `items`, in
+    /// their order, with at most `maxConcurrent` of those futures made and unresolved at once.
+    ///
+    /// `makeFuture` is called for the first item at once, and for each next item only when a
+    /// slot is free: when one of the futures in flight resolves. So a background future's work
+    /// starts only when there is room for it, and a lazy future made by `makeFuture` is started
+    /// on the global context as soon as it is made. Use it for a thousand downloads of which
+    /// four may run at a time.
+    ///
+    /// The new future fails with the failure of the first item by position that fails, once
+    /// every item before it has succeeded; after any failure no new future is made (the ones in
+    /// flight go on). If the first item's future is lazy, the new future is lazy: nothing more
+    /// is made, and nothing runs, until it is read. Cancelling the new future (when `Failure` is
+    /// `any Error`) cancels the futures in flight and makes no more.
+    ///
+    /// ```swift
+    /// let pages = Future.all(urls, maxConcurrent: 4) { url in BackgroundFuture { try download(url) } }
+    /// for page in try pages.value { index(page) }
+    /// ```
+    /// - Parameters:
+    ///   - items: The inputs, one future each.
+    ///   - maxConcurrent: How many futures may be in flight at once; at least 1.
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - makeFuture: Makes the future of one item. It runs on the thread that resolves the
+    ///     future whose slot it takes (on the caller's thread for the first ones); keep it short.
+    /// - Returns: A future of the values, in the order of `items`.
+    public static func all<Item: Sendable>(
+        _ items: some Sequence<Item>,
+        maxConcurrent: Int,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        _ makeFuture: @escaping @Sendable (Item) -> Future<Value, Failure>
+    ) -> Future<[Value], Failure> {
+        guard maxConcurrent >= 1 else {
+            misuse("Future.all(_:maxConcurrent:_:) needs maxConcurrent of at least 1; it was given \(maxConcurrent)")
+        }
+        let items = Array(items)
+        guard let firstItem = items.first else {
+            return Future<[Value], Failure>(resolved: .success([]), fileID: fileID, line: line)
+        }
+        let first = makeFuture(firstItem)
+        let run = BoundedAllRun(items: items, maxConcurrent: maxConcurrent, first: first, makeFuture: makeFuture)
+        return .init(derivingFrom: [first], lazy: first._isLazyKind, fileID: fileID, line: line) { child in
+            run.start(resolving: child)
+        }
+    }
+}
+
+/// What a bounded `Future.all` knows, under its lock. It names no generic type, so that the code
+/// that touches it is compiled for its concrete types: the run's own code is generic and not
+/// specialized for the client's types, and each generic type it touched per future cost a look-up
+/// of the type's metadata at run time (a third of the time of a run of resolved futures).
+struct BoundedAllState: Sendable {
+    /// The index of the next item to make a future for.
+    var next = 0
+    /// The futures made and not yet resolved, by item.
+    var inFlight: [Int: _FutureCore] = [:]
+    /// The futures that succeeded, by item (they hold only their values).
+    var succeeded: [(any AnyObject & Sendable)?]
+    /// How many items from the first have succeeded.
+    var prefix = 0
+    /// The first failure by position seen so far, and where.
+    var failureIndex = Int.max
+    var failure: (any Error)?
+    var failureCancelled = false
+    /// Whether no new future may be made: after a failure, or once the run is over.
+    var stopped = false
+    /// Whether a thread is making futures now (the others leave it to that one).
+    var pumping = false
+    /// Whether the outcome has been handed out.
+    var decided = false
+
+    enum Decision {
+        case undecided
+        case succeeded
+        case failed
+    }
+
+    init(count: Int) {
+        succeeded = Array(repeating: nil, count: count)
+    }
+}
+
+/// One run of the bounded `Future.all`: the items, the closure, and the future they resolve.
+final class BoundedAllRun<Item: Sendable, Value: Sendable, Failure: Error>: @unchecked Sendable {
+    // @unchecked: `state` is a lock box and `first` a take-once slot; `child` is written once, in
+    // `start(resolving:)`, before anything that reads it can run (every read follows a future
+    // made by `pump`, or the child's resolution, both of which `start` begins after the write).
+
+    private let items: [Item]
+    private let maxConcurrent: Int
+    private let makeFuture: @Sendable (Item) -> Future<Value, Failure>
+    /// The future of the first item, made up front, until it is put in flight.
+    private let first: TakeOnce
+    private let state: LockedBox<BoundedAllState>
+    private var child: Future<[Value], Failure>!
+
+    init(
+        items: [Item],
+        maxConcurrent: Int,
+        first: Future<Value, Failure>,
+        makeFuture: @escaping @Sendable (Item) -> Future<Value, Failure>
+    ) {
+        self.items = items
+        self.maxConcurrent = maxConcurrent
+        self.makeFuture = makeFuture
+        self.first = TakeOnce(first)
+        state = LockedBox(BoundedAllState(count: items.count))
+    }
+
+    func start(resolving child: Future<[Value], Failure>) {
+        self.child = child
+        child._onResolution { [self] child in
+            let cancelled = child._isCancelled
+            let inFlight = state.withLock { state -> [_FutureCore] in
+                state.stopped = true
+                return cancelled ? Array(state.inFlight.values) : []
+            }
+            for node in inFlight {
+                (node as? Future<Value, Failure>)?._cancelIfCancellable()
+            }
+        }
+        pump()
+    }
+
+    /// Makes futures while there are free slots and items left. One thread at a time does it;
+    /// the futures that resolve at once call back into here and return at once, so the loop,
+    /// not the stack, takes them in turn.
+    private func pump() {
+        let maxConcurrent = maxConcurrent
+        let count = items.count
+        let mayPump = state.withLock { state -> Bool in
+            guard !state.pumping else { return false }
+            state.pumping = true
+            return true
+        }
+        guard mayPump else { return }
+        while true {
+            // The index of the next item to make a future for, or -1 if none may be made now.
+            let index = state.withLock { state -> Int in
+                guard !state.stopped, state.inFlight.count < maxConcurrent, state.next < count else {
+                    state.pumping = false
+                    return -1
+                }
+                defer { state.next += 1 }
+                return state.next
+            }
+            guard index >= 0 else { return }
+            let future = first.take(as: Future<Value, Failure>.self) ?? makeFuture(items[index])
+            let node: _FutureCore = future
+            let inFlight = state.withLock { state -> [_FutureCore] in
+                state.inFlight[index] = node
+                return Array(state.inFlight.values)
+            }
+            // Cancelled while the future was being made: the cancellation may have looked at the
+            // futures in flight before this one was among them. It is ours alone; cancel it too.
+            if child._isCancelled { future._cancelIfCancellable() }
+            child.replaceUpstreams(with: inFlight)
+            future._startWithoutBlocking()
+            future._onResolution { [self] future in finished(future, at: index) }
+        }
+    }
+
+    private func finished(_ future: Future<Value, Failure>, at index: Int) {
+        let object: any AnyObject & Sendable = future
+        let failure = future._erasedFailure
+        let cancelled = future._isCancelled
+        var succeeded: [(any AnyObject & Sendable)?] = []
+        var firstFailure: (any Error)?
+        var firstFailureCancelled = false
+        let decision = state.withLock { state -> BoundedAllState.Decision in
+            state.inFlight[index] = nil
+            if let failure {
+                state.stopped = true
+                if index < state.failureIndex {
+                    state.failureIndex = index
+                    state.failure = failure
+                    state.failureCancelled = cancelled
+                }
+            } else {
+                state.succeeded[index] = object
+            }
+            while state.prefix < state.succeeded.count, state.succeeded[state.prefix] != nil {
+                state.prefix += 1
+            }
+            guard !state.decided else { return .undecided }
+            if state.prefix == state.succeeded.count {
+                state.decided = true
+                swap(&succeeded, &state.succeeded)
+                return .succeeded
+            }
+            if state.failureIndex == state.prefix {
+                state.decided = true
+                firstFailure = state.failure
+                firstFailureCancelled = state.failureCancelled
+                return .failed
+            }
+            return .undecided
+        }
+        switch decision {
+        case .succeeded:
+            let values = succeeded.map {
+                unsafeDowncast($0.unsafelyUnwrapped, to: Future<Value, Failure>.self)._successValueUnchecked
+            }
+            child.resolve(with: .success(values))
+        case .failed:
+            child.resolve(
+                with: .failure(firstFailure.unsafelyUnwrapped as! Failure), sourceCancelled: firstFailureCancelled)
+        case .undecided:
+            pump()
+        }
+    }
+}

@@ -1,0 +1,248 @@
+extension Future {
+    /// Returns a future of this future's value combined with the value of each of `futures` in
+    /// turn, by `combine`, which returns a future of the running result.
+    ///
+    /// `combine` runs once per element of `futures`, in their order, each time with the running
+    /// result so far (this future's value, to begin with) and the next future's value, as soon
+    /// as both are there. The new future fails as soon as this future, any of `futures` or a
+    /// future made by `combine` fails, whichever fails first, even while earlier ones are still
+    /// pending; it is lazy if any of them is. This is SwiftNIO's `fold(_:with:)`.
+    ///
+    /// ```swift
+    /// let report = header.fold(sections) { report, section in
+    ///     BackgroundFuture { report.appending(render(section)) }
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - futures: The futures whose values are combined, in order; none gives this future's
+    ///     result.
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - combine: Makes a future of the next running result from the running result and the
+    ///     next value. It must not block; it may throw `Failure`.
+    /// - Returns: A future of the last running result.
+    @_disfavoredOverload
+    public func fold<Element: Sendable>(
+        _ futures: [Future<Element, Failure>],
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        with combine: @escaping @Sendable (Value, Element) throws(Failure) -> Future<Value, Failure>
+    ) -> Future<Value, Failure> {
+        var running: Future<Value, Failure> = self
+        for future in futures {
+            running = zip(running, future, fileID: fileID, line: line)
+                .flatMap(fileID: fileID, line: line) { (pair) throws(Failure) -> Future<Value, Failure> in
+                    try combine(pair.0, pair.1)
+                }
+        }
+        // The chain fails by position; this future fails fast: at the first failure of any source.
+        let end = running
+        let sources: [_FutureCore] = [self] + futures
+        let lazy = sources.contains { $0._kind.isLazy }
+        return .init(derivingFrom: [end] + sources, lazy: lazy, fileID: fileID, line: line) { child in
+            end._onResolution { end in
+                child.resolve(with: end._result, sourceCancelled: end._isCancelled)
+            }
+            self._onResolution { source in child.resolveIfFailed(source) }
+            for future in futures {
+                future._onResolution { source in child.resolveIfFailed(source) }
+            }
+        }
+    }
+
+    /// Returns a future of this future's value combined with the value of each of `futures` in
+    /// turn; `combine` does not throw.
+    ///
+    /// It works as the overload whose `combine` may throw does.
+    ///
+    /// ```swift
+    /// let total = Future(value: 0).fold(counts) { sum, count in Future(value: sum + count) }
+    /// ```
+    /// - Parameters:
+    ///   - futures: The futures whose values are combined, in order.
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - combine: Makes a future of the next running result. It must not block.
+    /// - Returns: A future of the last running result.
+    public func fold<Element: Sendable>(
+        _ futures: [Future<Element, Failure>],
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        with combine: @escaping @Sendable (Value, Element) -> Future<Value, Failure>
+    ) -> Future<Value, Failure> {
+        fold(futures, fileID: fileID, line: line) { (value, element) throws(Failure) in combine(value, element) }
+    }
+
+    /// Returns a future of `initial` combined with the values of all `futures`, in their order,
+    /// by `next`.
+    ///
+    /// The new future fails as soon as any of `futures` fails, even while earlier ones are still
+    /// pending. Once all have succeeded, `next` runs once per value, in order, on the thread that
+    /// resolved the last of them. It is lazy if any of `futures` is. This is SwiftNIO's
+    /// `reduce(_:_:on:_:)`, and `Sequence.reduce(_:_:)` over futures.
+    ///
+    /// ```swift
+    /// let total = Future.reduce(0, sizes) { $0 + $1 }      // sizes: [Future<Int, any Error>]
+    /// ```
+    /// - Parameters:
+    ///   - initial: The running result to start from; the result if `futures` is empty.
+    ///   - futures: The futures whose values are combined.
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - next: Makes the next running result from the running result and a value. It must not
+    ///     block; it may throw `Failure`.
+    /// - Returns: A future of the final running result.
+    @_disfavoredOverload
+    public static func reduce<Element: Sendable>(
+        _ initial: Value,
+        _ futures: [Future<Element, Failure>],
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        _ next: @escaping @Sendable (Value, Element) throws(Failure) -> Value
+    ) -> Future<Value, Failure> {
+        reduce(into: initial, futures, fileID: fileID, line: line) { (running: inout Value, element) throws(Failure) in
+            running = try next(running, element)
+        }
+    }
+
+    /// Returns a future of `initial` combined with the values of all `futures`, in their order;
+    /// `next` does not throw.
+    ///
+    /// It works as the overload whose `next` may throw does.
+    ///
+    /// ```swift
+    /// let longest = Future.reduce("", names) { $0.count >= $1.count ? $0 : $1 }
+    /// ```
+    /// - Parameters:
+    ///   - initial: The running result to start from.
+    ///   - futures: The futures whose values are combined.
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - next: Makes the next running result. It must not block.
+    /// - Returns: A future of the final running result.
+    public static func reduce<Element: Sendable>(
+        _ initial: Value,
+        _ futures: [Future<Element, Failure>],
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        _ next: @escaping @Sendable (Value, Element) -> Value
+    ) -> Future<Value, Failure> {
+        reduce(initial, futures, fileID: fileID, line: line) { (running, element) throws(Failure) in
+            next(running, element)
+        }
+    }
+
+    /// Returns a future of `initial` updated with the values of all `futures`, in their order,
+    /// by `update`, which changes the running result in place.
+    ///
+    /// It works as `reduce(_:_:_:)` does, without copying the running result: use it to build
+    /// a collection. This is
+    /// SwiftNIO's `reduce(into:_:on:_:)`.
+    ///
+    /// ```swift
+    /// let index = Future.reduce(into: [String: Int](), pages) { index, page in
+    ///     index[page.title] = page.number
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - initial: The running result to start from; the result if `futures` is empty.
+    ///   - futures: The futures whose values are combined.
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - update: Changes the running result with a value. It must not block; it may throw
+    ///     `Failure`.
+    /// - Returns: A future of the final running result.
+    @_disfavoredOverload
+    public static func reduce<Element: Sendable>(
+        into initial: Value,
+        _ futures: [Future<Element, Failure>],
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        _ update: @escaping @Sendable (inout Value, Element) throws(Failure) -> Void
+    ) -> Future<Value, Failure> {
+        guard !futures.isEmpty else {
+            return Future(resolved: .success(initial), fileID: fileID, line: line)
+        }
+        let lazy = futures.contains { $0._isLazyKind }
+        let count = futures.count
+        return .init(derivingFrom: futures, lazy: lazy, fileID: fileID, line: line) { child in
+            let arrived = LockedBox(ArrivedValues<Element>(count: count))
+            for (index, future) in futures.enumerated() {
+                future._onResolution { future in
+                    switch future._result {
+                    case .failure(let error):
+                        child.resolve(with: .failure(error), sourceCancelled: future._isCancelled)
+                    case .success(let value):
+                        guard let values = arrived.withLock({ $0.record(value, at: index) }) else { return }
+                        child.resolve { () throws(Failure) -> Value in
+                            var running = initial
+                            for value in values { try update(&running, value) }
+                            return running
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Returns a future of `initial` updated with the values of all `futures`, in their order;
+    /// `update` does not throw.
+    ///
+    /// It works as the overload whose `update` may throw does.
+    ///
+    /// ```swift
+    /// let words = Future.reduce(into: Set<String>(), pages) { words, page in words.formUnion(page.words) }
+    /// ```
+    /// - Parameters:
+    ///   - initial: The running result to start from.
+    ///   - futures: The futures whose values are combined.
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - update: Changes the running result with a value. It must not block.
+    /// - Returns: A future of the final running result.
+    public static func reduce<Element: Sendable>(
+        into initial: Value,
+        _ futures: [Future<Element, Failure>],
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        _ update: @escaping @Sendable (inout Value, Element) -> Void
+    ) -> Future<Value, Failure> {
+        reduce(into: initial, futures, fileID: fileID, line: line) { (running: inout Value, element) throws(Failure) in
+            update(&running, element)
+        }
+    }
+}
+
+/// The values of `Future.reduce` as they arrive.
+struct ArrivedValues<Element: Sendable> {
+    private var values: [Element?]
+    private var remaining: Int
+
+    init(count: Int) {
+        values = Array(repeating: nil, count: count)
+        remaining = count
+    }
+
+    /// Records one value; returns them all, in order, once the last has arrived.
+    mutating func record(_ value: Element, at index: Int) -> [Element]? {
+        values[index] = value
+        remaining -= 1
+        guard remaining == 0 else { return nil }
+        defer { values = [] }
+        return values.map { $0.unsafelyUnwrapped }
+    }
+}
+
+extension Future {
+    /// Resolves this derived future with `source`'s failure, if it failed.
+    fileprivate func resolveIfFailed<SourceValue>(_ source: Future<SourceValue, Failure>) {
+        guard case .failure(let error) = source._result else { return }
+        resolve(with: .failure(error), sourceCancelled: source._isCancelled)
+    }
+}

@@ -1,0 +1,52 @@
+extension Future {
+    /// Returns a future of the first of `futures` to succeed; it fails only if every one fails,
+    /// with the error of the last to fail.
+    ///
+    /// Failures before the first success are ignored. The other futures go on: cancel them if
+    /// their work is no longer wanted. If any of `futures` is lazy, the new future is lazy, and a
+    /// blocking read runs lazy sources one by one until one succeeds. This is PromiseKit's
+    /// `race(fulfilled:)` and JavaScript's `Promise.any`; ``first(of:fileID:line:)`` takes the
+    /// first to resolve, succeeding or failing.
+    ///
+    /// ```swift
+    /// let page = Future.firstSuccess(of: mirrors.map { mirror in BackgroundFuture { try fetch(from: mirror) } })
+    /// ```
+    /// - Parameters:
+    ///   - futures: The futures to race; there must be at least one.
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
+    /// - Returns: A future of the first value, or of the last error if none succeeds.
+    public static func firstSuccess(
+        of futures: [Future<Value, Failure>],
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Future<Value, Failure> {
+        guard !futures.isEmpty else {
+            misuse(
+                "Future.firstSuccess(of:) needs at least one future; it was given none (with none, nothing could succeed or fail)"
+            )
+        }
+        let lazy = futures.contains { $0._isLazyKind }
+        let count = futures.count
+        return .init(derivingFrom: futures, lazy: lazy, fileID: fileID, line: line) { child in
+            let failures = LockedBox(0)
+            for future in futures {
+                future._onResolution { future in
+                    switch future._result {
+                    case .success(let value):
+                        child.resolve(with: .success(value))
+                    case .failure(let error):
+                        let isLast = failures.withLock { failures in
+                            failures += 1
+                            return failures == count
+                        }
+                        if isLast {
+                            child.resolve(with: .failure(error), sourceCancelled: future._isCancelled)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

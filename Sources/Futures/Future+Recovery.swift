@@ -1,0 +1,72 @@
+extension Future {
+    /// Returns a future that replaces this future's error with the future that `transform`
+    /// makes from it.
+    ///
+    /// Use it to fall back on another asynchronous source: a mirror, a cache, a second try.
+    /// On success the value passes through and `transform` never runs. `transform` runs on the
+    /// thread that resolves this future; the new future then resolves as the one it returns
+    /// does, and keeps this future's kind. Cancellation is an error like any other here:
+    /// `transform` sees `CancellationError` and may replace it.
+    ///
+    /// This is SwiftNIO's `flatMapError` and BrightFutures' `recoverWith`; ``recover(fileID:line:_:)-7j3ho``
+    /// replaces the error with a value instead.
+    ///
+    /// ```swift
+    /// let page = primary.flatMapError { _ in BackgroundFuture { try fetch(from: mirror) } }
+    /// let settings = remote.flatMapError { _ in LazyFuture { Settings.defaults } }  // Future<Settings, Never>
+    /// ```
+    /// - Parameters:
+    ///   - transform: Makes the fallback future from the error, or throws a new error.
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
+    /// - Returns: A future of this future's value, or of the fallback's result.
+    @_disfavoredOverload
+    public func flatMapError<NewFailure: Error>(
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        _ transform: @escaping @Sendable (Failure) throws(NewFailure) -> Future<Value, NewFailure>
+    ) -> Future<Value, NewFailure> {
+        _derive(fileID: fileID, line: line) { parent, child in
+            switch parent._result {
+            case .success(let value):
+                child.resolve(with: .success(value))
+            case .failure(let error):
+                let fallback: Future<Value, NewFailure>
+                do throws(NewFailure) {
+                    fallback = try transform(error)
+                } catch {
+                    child.resolve(with: .failure(error))
+                    return
+                }
+                child.wait(on: fallback)
+                fallback._onResolution { fallback in
+                    child.resolve(with: fallback._result, sourceCancelled: fallback._isCancelled)
+                }
+            }
+        }
+    }
+
+    /// Returns a future that replaces this future's error with the future that `transform`
+    /// makes from it; `transform` does not throw.
+    ///
+    /// The new future's error type is the fallback's: a fallback that cannot fail gives a future
+    /// that cannot fail. It works as the overload whose `transform` may throw does.
+    ///
+    /// ```swift
+    /// let avatar = download.flatMapError { _ in cache.avatarFuture(for: user) }
+    /// ```
+    /// - Parameters:
+    ///   - transform: Makes the fallback future from the error.
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
+    /// - Returns: A future of this future's value, or of the fallback's result.
+    public func flatMapError<NewFailure: Error>(
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        _ transform: @escaping @Sendable (Failure) -> Future<Value, NewFailure>
+    ) -> Future<Value, NewFailure> {
+        flatMapError(fileID: fileID, line: line) { (error) throws(NewFailure) in transform(error) }
+    }
+}

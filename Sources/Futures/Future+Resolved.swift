@@ -1,0 +1,73 @@
+extension Future {
+    /// Makes a future that has already succeeded with `value`.
+    ///
+    /// Use it where an API wants a future and you already have the value: a cache hit, a
+    /// default, a test. Reading it never blocks. This is BrightFutures' `Future(value:)` and
+    /// SwiftNIO's `makeSucceededFuture(_:)`.
+    ///
+    /// ```swift
+    /// func avatar(for user: User) -> Future<Image, any Error> {
+    ///     if let cached = cache[user.id] { return Future(value: cached) }
+    ///     return BackgroundFuture { try download(user.avatarURL) }
+    /// }
+    /// ```
+    /// Where nothing says what `Failure` is, `Future(value: 42)` is a `Future<Int, Never>`.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
+    public convenience init(value: Value, fileID: StaticString = #fileID, line: UInt = #line) {
+        self.init(resolved: .success(value), fileID: fileID, line: line)
+    }
+
+    /// Makes a future that has already failed with `failure`.
+    ///
+    /// ```swift
+    /// guard let url = URL(string: text) else {
+    ///     return Future<Data, LoadError>(failure: .badAddress(text))
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - failure: The error.
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
+    public convenience init(failure: Failure, fileID: StaticString = #fileID, line: UInt = #line) {
+        self.init(resolved: .failure(failure), fileID: fileID, line: line)
+    }
+
+    /// Makes a future that has already resolved to `result`.
+    ///
+    /// ```swift
+    /// let parsed = Future(result: Result { () throws(ParseError) in try parse(text) })
+    /// ```
+    /// - Parameters:
+    ///   - result: The value or the error.
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
+    public convenience init(result: Result<Value, Failure>, fileID: StaticString = #fileID, line: UInt = #line) {
+        self.init(resolved: result, fileID: fileID, line: line)
+    }
+}
+
+extension Future where Failure == Never {
+    /// Makes a future that has already succeeded with `value`, and cannot fail.
+    ///
+    /// This is the overload chosen where nothing says what `Failure` is:
+    /// `Future(value: 42)` is a `Future<Int, Never>`, read without `try`.
+    ///
+    /// ```swift
+    /// let answer = Future(value: 42)
+    /// print(answer.value + 1)
+    /// ```
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
+    ///     leave the default.
+    ///   - line: The line that makes the future, likewise; leave the default.
+    public convenience init(value: Value, fileID: StaticString = #fileID, line: UInt = #line) {
+        self.init(resolved: .success(value), fileID: fileID, line: line)
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+@testable import Futures
+
+// Promises/A+ 2.2.6: the callbacks of one future run in the order they were registered.
+// Callbacks registered before resolution are handed to their contexts in registration order, as
+// one batch; a callback added from inside one of them, to the future that is now resolved, is
+// queued behind the rest of that batch (`CallbackTrampoline`).
+@Suite("Order of callbacks (Promises/A+ 2.2.6)")
+struct CallbackOrderTests {
+    @Test("callbacks registered before resolution run in registration order")
+    func registrationOrder() {
+        let promise = Promise<Int, Never>()
+        let order = Collector<Int>()
+        for index in 0..<100 { promise.future.onComplete { _ in order.append(index) } }
+        promise.succeed(1)
+        #expect(order.all == Array(0..<100))
+    }
+
+    @Test("a callback added from inside another runs after the rest of the first batch (A+ 2.2.6)")
+    func nestedCallbackRunsAfterBatch() {
+        let promise = Promise<Int, Never>()
+        let order = Collector<String>()
+        promise.future.onComplete { _ in
+            order.append("first")
+            promise.future.onComplete { _ in order.append("added by first") }
+        }
+        promise.future.onComplete { _ in order.append("second") }
+        promise.succeed(1)
+        #expect(order.all == ["first", "second", "added by first"])
+    }
+
+    /// A derived future's callbacks run after the source's batch that resolved it, each batch in
+    /// registration order.
+    @Test("a derived future's callbacks run after the batch of the source that resolved it")
+    func derivedFuturesCallbacksRunAfterTheSourcesBatch() {
+        let promise = Promise<Int, Never>()
+        let order = Collector<String>()
+        let doubled = promise.future.map { $0 * 2 }
+        doubled.onComplete { _ in order.append("derived") }
+        promise.future.onComplete { _ in order.append("source, registered after the map") }
+        promise.succeed(1)
+        #expect(order.all == ["source, registered after the map", "derived"])
+        #expect(doubled.value == 2)
+    }
+}
