@@ -25,6 +25,12 @@ extension _FutureCore {
                     }
                     CallbackTrampoline.runQueued()
                     if _isResolved { continue }
+                    // A derived future whose source runs elsewhere resolves when the source does:
+                    // watch it for a moment too, as for running work.
+                    if interval == nil, !spun {
+                        spun = true
+                        if spinUntilResolved() { continue }
+                    }
                     park(until: interval.map { ContinuousClock.now + $0 })
                 }
             case .running, .completing:
