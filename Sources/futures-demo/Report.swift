@@ -42,7 +42,8 @@ struct Report {
             let lines = summary.lineCount == 1 ? "line " : "lines"
             out += "  \(path)  \(count) \(lines)  fnv1a64 \(Self.hex(summary.checksum))\n"
         }
-        out += "blocking: every file read again after \(BlockingLoads.latencyMicroseconds / 1_000) ms of simulated latency "
+        out +=
+            "blocking: every file read again after \(BlockingLoads.latencyMicroseconds / 1_000) ms of simulated latency "
         out += "(a usleep: the thread waits, as for a network disk)\n"
         out += Self.row("", "best", "median", "speedup")
         out += Self.row("sequential", Self.ms(blocking.sequential.best), Self.ms(blocking.sequential.median), "")

@@ -78,7 +78,8 @@ func registerBlockingLoads() {
         let futures = (0..<32).map { index in
             BackgroundFuture {
                 if index.isMultiple(of: 4) { peak.sample() }
-                return index.isMultiple(of: 2) ? spin(rounds: rounds, seed: index) : blockingLoad(index, milliseconds: 100)
+                return index.isMultiple(of: 2)
+                    ? spin(rounds: rounds, seed: index) : blockingLoad(index, milliseconds: 100)
             }
         }
         sink(futures.reduce(0) { $0 &+ $1.value })
@@ -87,14 +88,18 @@ func registerBlockingLoads() {
     Benchmark("7 blocking, mixed 16 + 16: peer thread per load", configuration: mixed) { _ in
         let rounds = Calibration.rounds
         let jobs = (0..<32).map { index in
-            ThreadJob { index.isMultiple(of: 2) ? spin(rounds: rounds, seed: index) : blockingLoad(index, milliseconds: 100) }
+            ThreadJob {
+                index.isMultiple(of: 2) ? spin(rounds: rounds, seed: index) : blockingLoad(index, milliseconds: 100)
+            }
         }
         sink(jobs.reduce(0) { $0 &+ $1.value })
     }
     Benchmark("7 blocking, mixed 16 + 16: peer DispatchQueue.global()", configuration: mixed) { _ in
         let rounds = Calibration.rounds
         let jobs = (0..<32).map { index in
-            DispatchJob { index.isMultiple(of: 2) ? spin(rounds: rounds, seed: index) : blockingLoad(index, milliseconds: 100) }
+            DispatchJob {
+                index.isMultiple(of: 2) ? spin(rounds: rounds, seed: index) : blockingLoad(index, milliseconds: 100)
+            }
         }
         sink(jobs.reduce(0) { $0 &+ $1.value })
     }

@@ -1,13 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#else
-#error("Futures runs on Linux (Glibc or Musl) and on Apple platforms; port Platform.swift to add another")
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#else
+    #error("Futures runs on Linux (Glibc or Musl) and on Apple platforms; port Platform.swift to add another")
+#endif
 
 // Everything Futures asks of the operating system directly, in one file: the thread-local slot
 // behind `ThreadState`, and the probes with which a thread pool's monitor tells a blocked runner
@@ -49,13 +50,13 @@ enum ThreadLocalSlot {
 }
 
 #if canImport(Darwin)
-private let releaseThreadObject: @convention(c) (UnsafeMutableRawPointer) -> Void = { object in
-    Unmanaged<AnyObject>.fromOpaque(object).release()
-}
+    private let releaseThreadObject: @convention(c) (UnsafeMutableRawPointer) -> Void = { object in
+        Unmanaged<AnyObject>.fromOpaque(object).release()
+    }
 #else
-private let releaseThreadObject: @convention(c) (UnsafeMutableRawPointer?) -> Void = { object in
-    if let object { Unmanaged<AnyObject>.fromOpaque(object).release() }
-}
+    private let releaseThreadObject: @convention(c) (UnsafeMutableRawPointer?) -> Void = { object in
+        if let object { Unmanaged<AnyObject>.fromOpaque(object).release() }
+    }
 #endif
 
 /// What a thread pool's monitor can learn about one of its threads from another thread: how much
@@ -63,36 +64,37 @@ private let releaseThreadObject: @convention(c) (UnsafeMutableRawPointer?) -> Vo
 /// for a core) rather than blocked.
 struct ThreadProbe: Sendable {
     #if canImport(Darwin)
-    private let port: thread_act_t
+        private let port: thread_act_t
     #else
-    private let clock: clockid_t
-    /// The kernel's id of the thread, for `/proc/self/task/<tid>/stat`; 0 if unknown.
-    private let threadID: Int32
+        private let clock: clockid_t
+        /// The kernel's id of the thread, for `/proc/self/task/<tid>/stat`; 0 if unknown.
+        private let threadID: Int32
     #endif
 
     /// A probe of the calling thread, to be used from any thread while this one lives.
     static func ofCurrentThread() -> ThreadProbe {
         #if canImport(Darwin)
-        ThreadProbe(port: pthread_mach_thread_np(pthread_self()))
+            ThreadProbe(port: pthread_mach_thread_np(pthread_self()))
         #else
-        var clock = clockid_t()
-        let status = pthread_getcpuclockid(pthread_self(), &clock)
-        precondition(status == 0, "Futures could not get a thread's CPU clock (error \(status))")
-        return ThreadProbe(clock: clock, threadID: Self.currentKernelThreadID())
+            var clock = clockid_t()
+            let status = pthread_getcpuclockid(pthread_self(), &clock)
+            precondition(status == 0, "Futures could not get a thread's CPU clock (error \(status))")
+            return ThreadProbe(clock: clock, threadID: Self.currentKernelThreadID())
         #endif
     }
 
     /// The CPU time the thread has used, in nanoseconds; `nil` if it cannot be read.
     func cpuNanoseconds() -> UInt64? {
         #if canImport(Darwin)
-        guard let info = basicInfo() else { return nil }
-        let user = UInt64(info.user_time.seconds) * 1_000_000_000 + UInt64(info.user_time.microseconds) * 1_000
-        let system = UInt64(info.system_time.seconds) * 1_000_000_000 + UInt64(info.system_time.microseconds) * 1_000
-        return user + system
+            guard let info = basicInfo() else { return nil }
+            let user = UInt64(info.user_time.seconds) * 1_000_000_000 + UInt64(info.user_time.microseconds) * 1_000
+            let system =
+                UInt64(info.system_time.seconds) * 1_000_000_000 + UInt64(info.system_time.microseconds) * 1_000
+            return user + system
         #else
-        var time = timespec()
-        guard clock_gettime(clock, &time) == 0 else { return nil }
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+            var time = timespec()
+            guard clock_gettime(clock, &time) == 0 else { return nil }
+            return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
         #endif
     }
 
@@ -100,64 +102,64 @@ struct ThreadProbe: Sendable {
     /// blocked in the kernel; `nil` if that cannot be read.
     func isRunnable() -> Bool? {
         #if canImport(Darwin)
-        guard let info = basicInfo() else { return nil }
-        return info.run_state == TH_STATE_RUNNING
+            guard let info = basicInfo() else { return nil }
+            return info.run_state == TH_STATE_RUNNING
         #else
-        guard threadID > 0 else { return nil }
-        // "tid (comm) S …": the state letter follows the last ')'; comm may hold spaces or ')'.
-        guard let stat = Self.readSmallFile("/proc/self/task/\(threadID)/stat"),
-            let close = stat.lastIndex(of: UInt8(ascii: ")")),
-            stat.index(close, offsetBy: 2) < stat.endIndex
-        else { return nil }
-        return stat[stat.index(close, offsetBy: 2)] == UInt8(ascii: "R")
+            guard threadID > 0 else { return nil }
+            // "tid (comm) S …": the state letter follows the last ')'; comm may hold spaces or ')'.
+            guard let stat = Self.readSmallFile("/proc/self/task/\(threadID)/stat"),
+                let close = stat.lastIndex(of: UInt8(ascii: ")")),
+                stat.index(close, offsetBy: 2) < stat.endIndex
+            else { return nil }
+            return stat[stat.index(close, offsetBy: 2)] == UInt8(ascii: "R")
         #endif
     }
 
     #if canImport(Darwin)
-    private func basicInfo() -> thread_basic_info? {
-        var info = thread_basic_info()
-        var count = mach_msg_type_number_t(MemoryLayout<thread_basic_info>.size / MemoryLayout<integer_t>.size)
-        let status = withUnsafeMutablePointer(to: &info) { pointer in
-            pointer.withMemoryRebound(to: integer_t.self, capacity: Int(count)) {
-                thread_info(port, thread_flavor_t(THREAD_BASIC_INFO), $0, &count)
+        private func basicInfo() -> thread_basic_info? {
+            var info = thread_basic_info()
+            var count = mach_msg_type_number_t(MemoryLayout<thread_basic_info>.size / MemoryLayout<integer_t>.size)
+            let status = withUnsafeMutablePointer(to: &info) { pointer in
+                pointer.withMemoryRebound(to: integer_t.self, capacity: Int(count)) {
+                    thread_info(port, thread_flavor_t(THREAD_BASIC_INFO), $0, &count)
+                }
             }
+            return status == KERN_SUCCESS ? info : nil
         }
-        return status == KERN_SUCCESS ? info : nil
-    }
     #else
-    /// The calling thread's kernel id: the first field of `/proc/thread-self/stat`.
-    private static func currentKernelThreadID() -> Int32 {
-        guard let stat = readSmallFile("/proc/thread-self/stat"),
-            let space = stat.firstIndex(of: UInt8(ascii: " "))
-        else { return 0 }
-        return Int32(String(decoding: stat[..<space], as: UTF8.self)) ?? 0
-    }
+        /// The calling thread's kernel id: the first field of `/proc/thread-self/stat`.
+        private static func currentKernelThreadID() -> Int32 {
+            guard let stat = readSmallFile("/proc/thread-self/stat"),
+                let space = stat.firstIndex(of: UInt8(ascii: " "))
+            else { return 0 }
+            return Int32(String(decoding: stat[..<space], as: UTF8.self)) ?? 0
+        }
 
-    /// The first 512 bytes of a file, read with one system call; `nil` if it cannot be read.
-    private static func readSmallFile(_ path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 512)
-        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        return Array(buffer[..<count])
-    }
+        /// The first 512 bytes of a file, read with one system call; `nil` if it cannot be read.
+        private static func readSmallFile(_ path: String) -> [UInt8]? {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return nil }
+            defer { close(descriptor) }
+            var buffer = [UInt8](repeating: 0, count: 512)
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { return nil }
+            return Array(buffer[..<count])
+        }
     #endif
 }
 
 /// Names the calling thread, for debuggers and `/proc/self/task/*/comm`; Linux keeps 15 bytes.
 func nameCurrentThread(_ name: String) {
     #if canImport(Darwin)
-    _ = pthread_setname_np(name)
+        _ = pthread_setname_np(name)
     #else
-    // Glibc's module does not export `pthread_setname_np`, and `prctl` is variadic; writing the
-    // thread's own `comm` file does the same.
-    let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return }
-    defer { close(descriptor) }
-    let bytes = Array(name.utf8.prefix(15))
-    _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        // Glibc's module does not export `pthread_setname_np`, and `prctl` is variadic; writing the
+        // thread's own `comm` file does the same.
+        let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        let bytes = Array(name.utf8.prefix(15))
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     #endif
 }
 

@@ -73,7 +73,8 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
     init(_ configuration: Configuration) {
         precondition(
             configuration.maxThreads >= configuration.cpuSlots,
-            "a thread pool's bound (\(configuration.maxThreads)) must be at least its CPU slots (\(configuration.cpuSlots))")
+            "a thread pool's bound (\(configuration.maxThreads)) must be at least its CPU slots "
+                + "(\(configuration.cpuSlots))")
         self.configuration = configuration
         census = PoolCensus(cpuSlots: configuration.cpuSlots, maxThreads: configuration.maxThreads)
         super.init(cpuSlots: configuration.cpuSlots)

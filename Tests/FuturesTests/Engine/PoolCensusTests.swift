@@ -77,8 +77,11 @@ struct PoolCensusTests {
         func look(cpu: UInt64, wall: UInt64 = ms, job: UInt64 = 3, since previous: RunnerSample = before)
             -> (RunnerSample.Verdict, RunnerSample)
         {
-            RunnerSample(job: job, cpuNanoseconds: previous.cpuNanoseconds + cpu, wallNanoseconds: previous.wallNanoseconds + wall)
-                .judged(since: previous, minimumInterval: ms / 2)
+            RunnerSample(
+                job: job, cpuNanoseconds: previous.cpuNanoseconds + cpu,
+                wallNanoseconds: previous.wallNanoseconds + wall
+            )
+            .judged(since: previous, minimumInterval: ms / 2)
         }
         // One idle look is not enough; a second one in a row is.
         let (first, afterFirst) = look(cpu: 0)

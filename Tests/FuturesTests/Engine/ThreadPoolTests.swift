@@ -193,7 +193,10 @@ struct ThreadPoolTests {
         #expect(futures.allSatisfy { $0.value })
         let during = threadsNamed("futures.ui")
         #expect(during >= 24)
-        #expect(eventually { pool.threads.now <= ContextScheduler.cores && threadsNamed("futures.ui") <= ContextScheduler.cores })
+        #expect(
+            eventually {
+                pool.threads.now <= ContextScheduler.cores && threadsNamed("futures.ui") <= ContextScheduler.cores
+            })
         reportFigure(
             "24 blocked loads on the global context (user-interactive): \(during) of its threads while they ran, "
                 + "\(threadsNamed("futures.ui")) after they retired")
