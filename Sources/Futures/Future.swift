@@ -69,33 +69,55 @@ public class Future<Value: Sendable, Failure: Error>: _FutureCore, @unchecked Se
 
     // MARK: Reading
 
+    /// The value of a future that resolved with one, from the read path's one test: an acquiring
+    /// load of the state word and a test that it is resolved without cancellation, then the slot.
+    /// `nil` for anything else (unresolved, failed, cancelled), which the callers look at again
+    /// off the read path.
+    ///
+    /// `_fastPath` and the single case keep the resolved case in line: 15 instructions for a
+    /// read in a loop (callgrind), as many as before the engine's rewrite.
+    @inlinable
+    final var _successOnTheReadPath: Value? {
+        if _fastPath(~_state.load(ordering: .acquiring) & StateWord.resolvedWithValue == 0),
+            case .success(let value) = _slot
+        {
+            return value
+        }
+        return nil
+    }
+
     /// The result if the future is resolved; never blocks, never starts work.
     @inlinable
     final var _resolvedResult: Result<Value, Failure>? {
-        // `_fastPath` keeps the resolved case in line: 15 instructions for a read in a loop
-        // (callgrind), against 16 without it.
-        if _fastPath(~_state.load(ordering: .acquiring) & StateWord.resolvedWithValue == 0) {
-            // Two tests rather than a `switch` over the slot's four cases, which compiles to a
-            // jump table on the read path.
-            if case .success(let value) = _slot { return .success(value) }
-            if case .failure(let error) = _slot { return .failure(error) }
-        }
-        return _resolvedResultOffTheReadPath
+        if let value = _successOnTheReadPath { return .success(value) }
+        return _resolvedResultAfterTheReadPath
     }
 
-    /// `_resolvedResult` for a future that was unresolved or cancelled at the first look: out of
-    /// line, so that the read path is one load, one test and the slot. It looks again, for the
-    /// future may have resolved meanwhile.
-    @usableFromInline
-    final var _resolvedResultOffTheReadPath: Result<Value, Failure>? {
-        let word = _word
+    /// The result if the future is resolved, looked at off the read path: a failure, a
+    /// cancellation, a success that arrived since the first look, or `nil`.
+    @inlinable
+    final var _resolvedResultAfterTheReadPath: Result<Value, Failure>? {
+        let word = StateWord(raw: _state.load(ordering: .acquiring))
         guard word.isResolved else { return nil }
         if word.isCancelled { return _cancellationResult }
         switch _slot {
         case .success(let value): return .success(value)
         case .failure(let error): return .failure(error)
-        case .work, .empty: preconditionFailure("\(_description) was resolved without an outcome")
+        case .work, .empty: _resolvedWithoutOutcome()
         }
+    }
+
+    @usableFromInline
+    final func _resolvedWithoutOutcome() -> Never {
+        preconditionFailure("\(_description) was resolved without an outcome")
+    }
+
+    /// The result of a future that was not resolved at the read path's look: the result if it is
+    /// resolved now, otherwise what running or waiting for the work gives.
+    @inlinable
+    final func _resultAfterTheReadPath() -> Result<Value, Failure> {
+        if let result = _resolvedResultAfterTheReadPath { return result }
+        return _resultAfterRunningOrWaiting()
     }
 
     /// The result of a future resolved by cancellation, which only a future whose `Failure` is
@@ -147,8 +169,8 @@ public class Future<Value: Sendable, Failure: Error>: _FutureCore, @unchecked Se
     @available(*, noasync, message: "a blocking read can starve Swift's cooperative pool; use 'await future.get()'")
     @inlinable
     public final var result: Result<Value, Failure> {
-        if let result = _resolvedResult { return result }
-        return _resultAfterRunningOrWaiting()
+        if let value = _successOnTheReadPath { return .success(value) }
+        return _resultAfterTheReadPath()
     }
 
     /// The value, waiting for it (or computing it, for a lazy future) if needed.
@@ -164,8 +186,8 @@ public class Future<Value: Sendable, Failure: Error>: _FutureCore, @unchecked Se
     @inlinable
     public final var value: Value {
         get throws(Failure) {
-            if let result = _resolvedResult { return try result.get() }
-            return try _resultAfterRunningOrWaiting().get()
+            if let value = _successOnTheReadPath { return value }
+            return try _resultAfterTheReadPath().get()
         }
     }
 
@@ -216,8 +238,8 @@ extension Future where Failure == Never {
     @available(*, noasync, message: "a blocking read can starve Swift's cooperative pool; use 'await future.get()'")
     @inlinable
     public var value: Value {
-        if case .success(let value)? = _resolvedResult { return value }
-        switch _resultAfterRunningOrWaiting() {
+        if let value = _successOnTheReadPath { return value }
+        switch _resultAfterTheReadPath() {
         case .success(let value): return value
         }
     }
