@@ -56,6 +56,10 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
     @exclusivity(unchecked) private var monitorExists = false
     @exclusivity(unchecked) private var monitorRequested = false
 
+    /// `jobs.count`, mirrored for a watching worker that looks without the lock (`queued`, the
+    /// reader rule's count, leaves out entries whose work a reader took, which a worker must
+    /// still take out of the ring).
+    private let ringCount = Atomic<Int>(0)
     /// The threads alive, mirrored from `census.threads` for readers that look without the lock.
     private let threadCount = Atomic<Int>(0)
     /// The most threads alive at once, for tests and benchmarks.
@@ -92,9 +96,10 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
     // MARK: Submitting
 
     override func submit(_ job: Job) {
+        queued.wrappingAdd(1, ordering: .relaxed)
         lock.lock()
         jobs.push(job)
-        queued.store(jobs.count, ordering: .relaxed)
+        ringCount.store(jobs.count, ordering: .relaxed)
         let start = planStart(limit: 1)
         let wakeMonitor = requestMonitorIfNeeded()
         lock.unlock()
@@ -200,7 +205,9 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
         while true {
             if !jobs.isEmpty, computing.load(ordering: .relaxed) < cpuSlots {
                 var job = jobs.pop()
-                queued.store(jobs.count, ordering: .relaxed)
+                ringCount.store(jobs.count, ordering: .relaxed)
+                // A future's job leaves `queued` when its work leaves `pending`; a closure, now.
+                if case .closure? = job { queued.wrappingSubtract(1, ordering: .relaxed) }
                 record.beginJob()
                 let start = planStart(limit: 2)
                 let wakeMonitor = requestMonitorIfNeeded()
@@ -242,7 +249,7 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
     private func watchForWork() {
         let deadline = monotonicNanoseconds() &+ Self.spinNanoseconds
         while true {
-            for _ in 0..<64 where queued.load(ordering: .relaxed) > 0 { return }
+            for _ in 0..<64 where ringCount.load(ordering: .relaxed) > 0 { return }
             if monotonicNanoseconds() >= deadline { return }
         }
     }
@@ -255,7 +262,7 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
         census.idle += 1
         defer { census.idle -= 1 }
         let mayRetire = census.threads > configuration.keptThreads
-        let deadline = Date(timeIntervalSinceNow: configuration.idleTimeout.seconds)
+        let deadline = mayRetire ? Date(timeIntervalSinceNow: configuration.idleTimeout.seconds) : .distantFuture
         while census.wakeTokens == 0 && !isShutDown {
             if mayRetire {
                 if !lock.wait(until: deadline) { break }
@@ -282,17 +289,19 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
 
     // MARK: For the monitor
 
-    /// The workers running a job, and whether work waits for a slot; the monitor stops
-    /// watching (and says so) when none does.
-    func lookForMonitor() -> (running: [WorkerRecord], workWaits: Bool, shutDown: Bool) {
+    /// What the monitor looks at: the workers running a job; whether work waits for a slot now;
+    /// and whether to go on watching at all: while jobs are queued. It stops (and says so) only
+    /// once the queue is empty, not whenever a look finds a slot free: within a batch of jobs that
+    /// happens again and again, and each stop costs a sleep and a wake-up.
+    func lookForMonitor() -> (running: [WorkerRecord], workWaits: Bool, keepWatching: Bool, shutDown: Bool) {
         lock.lock()
         defer { lock.unlock() }
         census.queued = jobs.count
         census.computing = computing.load(ordering: .relaxed)
-        let waits = census.workWaitsForASlot
-        if !waits { monitorRequested = false }
+        let keepWatching = !jobs.isEmpty
+        if !keepWatching { monitorRequested = false }
         let running = workers.filter { $0.currentState != .idle }
-        return (running, waits, isShutDown)
+        return (running, census.workWaitsForASlot, keepWatching, isShutDown)
     }
 
     /// Starts every runner the queue can use now, after the monitor freed slots.
