@@ -62,8 +62,7 @@ extension ThreadPool {
     /// The wait before the next look: the shortest while a runner looks blocked (so that the
     /// second look, which decides, comes soon), otherwise twice the last, up to 16 times the
     /// shortest. Work that computes keeps every runner busy and the queue full for long, and a
-    /// look every millisecond then only takes a core from it (measured: a batch of 1,000 trivial
-    /// jobs 30–40% slower at 1 ms than at 10 ms on two cores).
+    /// look every millisecond then only takes a core from it (BENCHMARKS.md, group 2).
     static func nextInterval(after interval: UInt64, shortest: UInt64, suspects: Bool) -> UInt64 {
         suspects ? shortest : min(interval * 2, shortest * 16)
     }
