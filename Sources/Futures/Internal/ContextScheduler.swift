@@ -75,6 +75,11 @@ class ContextScheduler: @unchecked Sendable {
         preconditionFailure("ContextScheduler.execute(_:) must be overridden")
     }
 
+    /// Called when a reader claimed `future`'s queued work to run it itself: a thread pool takes
+    /// the entry back if it is the newest, so that no worker wakes or takes the lock for it.
+    @usableFromInline
+    func readerClaimed(_ future: _FutureCore) {}
+
     /// Called when a counted runner stops computing (it finished a reader's claimed work, or
     /// parked) while jobs are queued; a thread pool starts another runner.
     func runnerSlotFreed() {}

@@ -16,7 +16,10 @@ extension Future {
             } else if word.is(.background), case .context(let scheduler) = _links,
                 scheduler._withUnsafeGuaranteedRef({ $0.readerShouldClaimAtOnce() }), _claim()
             {
-                return scheduler._withUnsafeGuaranteedRef { $0.runCounted { _runClaimedWork() } }
+                return scheduler._withUnsafeGuaranteedRef { scheduler in
+                    scheduler.readerClaimed(self)
+                    return scheduler.runCounted { _runClaimedWork() }
+                }
             }
         }
         _waitUntilResolved()

@@ -36,28 +36,39 @@ extension ThreadPool {
         let shortest = configuration.monitorInterval.nanoseconds
         var interval = shortest
         var samples: [ObjectIdentifier: RunnerSample] = [:]
+        // How long no work has waited for a slot; the monitor stops only after `stopAfter` of it.
+        var quiet: UInt64 = 0
         while true {
-            let look = lookForMonitor()
+            let look = lookForMonitor(mayStop: quiet >= Self.stopAfter)
             if look.shutDown {
                 monitorDidExit()
                 return
             }
-            guard look.keepWatching else {
+            if look.stopped {
                 samples.removeAll()
                 interval = shortest
+                quiet = 0
                 sleepUntilWoken()
                 continue
             }
             if look.workWaits {
+                quiet = 0
                 samples = judge(look.running, since: samples, minimumInterval: shortest / 2)
                 startRunnersForMonitor()
             } else {
+                quiet &+= interval
                 samples.removeAll()
             }
-            interval = Self.nextInterval(after: interval, shortest: shortest, suspects: samples.values.contains { $0.idleLooks > 0 })
+            interval = Self.nextInterval(
+                after: interval, shortest: shortest, suspects: samples.values.contains { $0.idleLooks > 0 })
             sleep(nanoseconds: interval)
         }
     }
+
+    /// How long the monitor goes on looking, at its longest interval, after work last waited for
+    /// a slot, before it stops: a program that hands the pool batches of work one after another
+    /// would otherwise wake it (a system call and a thread switch) for each batch.
+    static let stopAfter: UInt64 = 100_000_000
 
     /// The wait before the next look: the shortest while a runner looks blocked (so that the
     /// second look, which decides, comes soon), otherwise twice the last, up to 16 times the
