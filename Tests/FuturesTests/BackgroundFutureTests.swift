@@ -104,7 +104,7 @@ struct BackgroundFutureTests {
 // MARK: - Recursion is reported
 
 extension BackgroundFutureTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func readingABackgroundFutureFromInsideItsOwnWorkOnTheGlobalContextTraps() async {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent]
@@ -120,7 +120,7 @@ extension BackgroundFutureTests {
         #expect(message.contains("inside its own work"))
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func readingABackgroundFutureFromInsideItsOwnWorkOnTheCreatingThreadTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             readInlineBackgroundFutureFromInsideItsOwnWork()

@@ -111,7 +111,7 @@ struct LazyFutureTests {
 // MARK: - Recursion is reported
 
 extension LazyFutureTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func readingALazyFutureFromInsideItsOwnWorkTrapsNamingTheKindAndCreationSite() async {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent]
@@ -127,7 +127,7 @@ extension LazyFutureTests {
         #expect(message.contains("inside its own work"))
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aTimedReadOfALazyFutureFromInsideItsOwnWorkTrapsToo() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             readLazyFutureWithATimeoutFromInsideItsOwnWork()

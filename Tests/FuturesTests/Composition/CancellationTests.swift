@@ -148,10 +148,14 @@ struct CancellationTests {
     @Test("a cancelled delayed future never runs its work")
     func cancelDelayed() {
         let runs = CallCounter()
+        let made = ContinuousClock.now
         let future = BackgroundFuture(after: .milliseconds(20)) { () throws -> Int in runs.increment(); return 1 }
         future.cancel()
+        // On a machine so loaded that the cancel came after the delay, the work may have started
+        // first: nothing to check then.
+        let cancelledInTime = ContinuousClock.now - made < .milliseconds(20)
         let probe = BackgroundFuture(after: .milliseconds(40)) { 0 }
         _ = probe.value
-        #expect(runs.value == 0)
+        if cancelledInTime { #expect(runs.value == 0) }
     }
 }
