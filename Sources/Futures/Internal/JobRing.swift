@@ -33,6 +33,13 @@ struct JobRing {
         return job
     }
 
+    /// Calls `body` with each job, oldest first, leaving them in the ring.
+    func forEach(_ body: (Job) -> Void) {
+        for offset in 0..<count {
+            if let job = slots[(head &+ offset) & (slots.count &- 1)] { body(job) }
+        }
+    }
+
     private mutating func grow() {
         var larger: [Job?] = []
         larger.reserveCapacity(slots.count * 2)
