@@ -90,7 +90,8 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
     ) {
         let scheduler = context.scheduler
         super.init(
-            kind: pinned ? .pinned : .background, links: pinned ? .none : .context(scheduler), work: work,
+            kind: pinned ? .pinned : .background, links: pinned ? .none : .context(.passRetained(scheduler)),
+            work: work,
             fileID: fileID, line: line)
         if pinned {
             scheduler.execute { [self] in
@@ -110,6 +111,6 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
     @inlinable
     final func _runFromQueue() {
         guard case .context(let scheduler) = _links, _claim() else { return }
-        _ = scheduler.runCounted { _runClaimedWork() }
+        _ = scheduler._withUnsafeGuaranteedRef { $0.runCounted { _runClaimedWork() } }
     }
 }

@@ -78,8 +78,8 @@ public class Future<Value: Sendable, Failure: Error>: _FutureCore, @unchecked Se
     /// `nil` for anything else (unresolved, failed, cancelled), which the callers look at again
     /// off the read path.
     ///
-    /// `_fastPath` and the single case keep the resolved case in line: 15 instructions for a
-    /// read in a loop (callgrind), as many as before the engine's rewrite.
+    /// `_fastPath` and the single case keep the resolved case in line, with the value's load right
+    /// after the test (BENCHMARKS.md, group 1).
     @inlinable
     final var _successOnTheReadPath: Value? {
         if _fastPath(~_state.load(ordering: .acquiring) & StateWord.resolvedWithValue == 0),

@@ -13,7 +13,8 @@ final class ClosureScheduler: ContextScheduler, @unchecked Sendable {
     override func submit(_ job: Job) {
         queued.wrappingAdd(1, ordering: .relaxed)
         executeWork { [self] in
-            queued.wrappingSubtract(1, ordering: .relaxed)
+            // A future's job leaves the count when its work leaves `pending`; a closure, now.
+            if case .closure = job { queued.wrappingSubtract(1, ordering: .relaxed) }
             job.run()
         }
     }

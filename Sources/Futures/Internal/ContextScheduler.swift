@@ -21,7 +21,11 @@ enum Job: Sendable {
 /// The scheduling behind an ``ExecutionContext``: where its jobs run, and the two counters
 /// behind the rule for when a blocking reader runs a queued background future itself.
 ///
-/// `queued` counts the jobs handed over and not yet started. `computing` counts the threads
+/// `queued` counts the jobs handed over and not yet taken: a closure until it starts, a
+/// background future until its work leaves `pending` (claimed by a runner or a reader, or dropped
+/// by a completion), which `_FutureCore.leftTheQueue()` counts, in one place for every way out.
+/// An entry whose future a reader claimed is then no longer counted, though it stays in the
+/// context's queue until a runner takes it out and finds nothing to do. `computing` counts the threads
 /// running this context's work that are not known to be blocked: a thread that parks in a
 /// future's wait stops counting until it wakes (`RunnerAccounting`), and a thread pool's monitor
 /// stops counting a runner it sees blocked.
@@ -71,6 +75,11 @@ class ContextScheduler: @unchecked Sendable {
         preconditionFailure("ContextScheduler.execute(_:) must be overridden")
     }
 
+    /// Called when a reader claimed `future`'s queued work to run it itself: a thread pool takes
+    /// the entry back if it is the newest, so that no worker wakes or takes the lock for it.
+    @usableFromInline
+    func readerClaimed(_ future: _FutureCore) {}
+
     /// Called when a counted runner stops computing (it finished a reader's claimed work, or
     /// parked) while jobs are queued; a thread pool starts another runner.
     func runnerSlotFreed() {}
@@ -116,11 +125,13 @@ class ContextScheduler: @unchecked Sendable {
         return true
     }
 
+    /// Stops counting this thread. A slot it frees for queued work is found by the pool's monitor,
+    /// which watches while work waits for a slot, rather than by a lock round here on every
+    /// claimed run.
     @usableFromInline
     final func endCountedRun() {
         ThreadState.current.countedBy = nil
         computing.wrappingSubtract(1, ordering: .relaxed)
-        if queued.load(ordering: .relaxed) > 0 { runnerSlotFreed() }
     }
 }
 

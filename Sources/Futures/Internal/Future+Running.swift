@@ -11,15 +11,15 @@ extension Future {
     final func _resultAfterRunningOrWaiting() -> Result<Value, Failure> {
         let word = StateWord(raw: _state.load(ordering: .relaxed))
         if word.phase == .pending {
-            switch word.kind {
-            case .lazy:
+            if word.is(.lazy) {
                 if _claim() { return _runClaimedWork() }
-            case .background:
-                if case .context(let scheduler) = _links, scheduler.readerShouldClaimAtOnce(), _claim() {
+            } else if word.is(.background), case .context(let scheduler) = _links,
+                scheduler._withUnsafeGuaranteedRef({ $0.readerShouldClaimAtOnce() }), _claim()
+            {
+                return scheduler._withUnsafeGuaranteedRef { scheduler in
+                    scheduler.readerClaimed(self)
                     return scheduler.runCounted { _runClaimedWork() }
                 }
-            case .promise, .pinned, .derived, .lazyDerived:
-                break
             }
         }
         _waitUntilResolved()
@@ -74,9 +74,10 @@ extension Future {
         switch _state.transition({ $0.beginCompletion(cancelling: cancelling) }) {
         case .lost:
             return false
-        case .won(_, let ownsSlot):
+        case .won(let fromPending, let ownsSlot):
             // From `pending` this drops the unstarted work (a queued entry then finds it gone).
             if ownsSlot { _slot = cancelling ? .empty : FutureSlot(result) }
+            if fromPending, StateWord(raw: _state.load(ordering: .relaxed)).is(.background) { _leftTheQueue() }
             _publishResolution()
             return true
         }

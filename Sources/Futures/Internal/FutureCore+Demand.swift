@@ -37,7 +37,8 @@ extension _FutureCore {
             if _claim() { _runClaimedWorkErased() }
             return .lookAgain
         case .background:
-            guard case .context(let scheduler) = _links else { return .park(recheckAfter: nil) }
+            guard case .context(let unmanaged) = _links else { return .park(recheckAfter: nil) }
+            let scheduler = unmanaged.takeUnretainedValue()
             let mayClaim =
                 firstLook ? scheduler.readerShouldClaimAtOnce() : scheduler.readerShouldClaim(afterWaiting: waited)
             guard mayClaim else { return .park(recheckAfter: ContextScheduler.recheckInterval) }
@@ -73,10 +74,11 @@ extension _FutureCore {
         guard word.phase == .pending else { return }
         switch word.kind {
         case .lazy:
-            ExecutionContext.global().scheduler.submit(
-                .future(self) { future in
-                    if future._claim() { future._runClaimedWorkErased() }
-                })
+            // A closure job: a lazy future's claim does not count it out of `queued` as a
+            // background future's does.
+            ExecutionContext.global().execute { [self] in
+                if _claim() { _runClaimedWorkErased() }
+            }
         case .derived, .lazyDerived:
             walkUpstream(from: self, withoutBlocking: true) { $0.startWithoutBlocking() }
         case .background, .pinned, .promise:

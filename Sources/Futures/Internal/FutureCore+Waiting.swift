@@ -26,9 +26,10 @@ extension _FutureCore {
                     }
                     CallbackTrampoline.runQueued()
                     if _isResolved { continue }
-                    // A derived future whose source runs elsewhere resolves when the source does:
-                    // watch it for a moment too, as for running work.
-                    if interval == nil, !spun {
+                    // Queued work that runners will reach soon, or a derived future whose source
+                    // runs elsewhere: watch it for a moment too, as for running work, before
+                    // paying for a sleep and a wake-up.
+                    if !spun {
                         spun = true
                         if spinUntilResolved() { continue }
                     }

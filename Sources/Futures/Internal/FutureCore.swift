@@ -28,7 +28,11 @@ public class _FutureCore: @unchecked Sendable {
     deinit {
         let word = StateWord(raw: _state.load(ordering: .acquiring))
         if word.hasCallbacks, !word.isResolved { _discardParkedCallbacks() }
-        if case .sources(let links) = _links { links.releaseIteratively() }
+        switch _links {
+        case .sources(let links): links.releaseIteratively()
+        case .context(let scheduler): scheduler.release()
+        case .none: break
+        }
     }
 
     /// The state word, read now.
@@ -66,9 +70,22 @@ public class _FutureCore: @unchecked Sendable {
 
     /// Moves the phase from `pending` to `running`, if nobody else did. The thread that wins
     /// owns the work from then on and must run it.
-    @inlinable
+    @inlinable @inline(__always)
     final func _claim() -> Bool {
-        _state.transition { $0.claim() } == .won
+        let word = _state.transition { word -> StateWord? in
+            word.claim() == .won ? word : nil
+        }
+        guard let word else { return false }
+        if word.is(.background) { _leftTheQueue() }
+        return true
+    }
+
+    /// Counts a background future's work out of its context's `queued`: it was claimed, or
+    /// dropped by a completion from `pending`. The one place where work leaves the count.
+    @inlinable
+    final func _leftTheQueue() {
+        guard case .context(let scheduler) = _links else { return }
+        _ = scheduler._withUnsafeGuaranteedRef { $0.queued.wrappingSubtract(1, ordering: .relaxed) }
     }
 
     /// Publishes `resolved` after the outcome was written in `completing`, and wakes whoever
@@ -122,6 +139,9 @@ enum FutureLinks: Sendable {
     /// A derived future's sources and the way to connect to them.
     case sources(DerivedLinks)
     /// The scheduler of a background future's context, whose rule says when a reader may run
-    /// the queued work itself.
-    case context(ContextScheduler)
+    /// the queued work itself. Retained by hand (`passRetained` when the future is made, `release`
+    /// in its deinit), so that the read path uses it without reference counting: the scheduler's
+    /// count is shared by every thread that reads or runs the context's futures, and each
+    /// retain-release pair on it moved a cache line between the cores.
+    case context(Unmanaged<ContextScheduler>)
 }

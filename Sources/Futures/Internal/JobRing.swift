@@ -40,6 +40,16 @@ struct JobRing {
         }
     }
 
+    /// Takes out the newest entry if it is `future`'s: what a reader that claimed the work it has
+    /// just made takes back, so that no worker has to find it stale.
+    mutating func removeNewest(ifFutureIs future: _FutureCore) -> Job? {
+        guard count > 0 else { return nil }
+        let newest = (head &+ count &- 1) & (slots.count &- 1)
+        guard case .future(let queued, _)? = slots[newest], queued === future else { return nil }
+        count &-= 1
+        return slots[newest].take()
+    }
+
     private mutating func grow() {
         var larger: [Job?] = []
         larger.reserveCapacity(slots.count * 2)

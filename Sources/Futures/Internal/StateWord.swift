@@ -89,6 +89,12 @@ struct StateWord: Equatable, Sendable {
         FutureKind(rawValue: UInt8(truncatingIfNeeded: (raw & Self.kindMask) >> Self.kindShift)) ?? .promise
     }
 
+    /// Whether the future is of `kind`: one mask and one compare.
+    @inlinable @inline(__always)
+    func `is`(_ kind: FutureKind) -> Bool {
+        raw & Self.kindMask == UInt64(kind.rawValue) << Self.kindShift
+    }
+
     @inlinable var isResolved: Bool { raw & Self.phaseMask == Phase.resolved.rawValue }
     @inlinable var hasWaiters: Bool { raw & Self.waitersBit != 0 }
     @inlinable var hasCallbacks: Bool { raw & Self.callbacksBit != 0 }

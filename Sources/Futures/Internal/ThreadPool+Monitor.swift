@@ -5,9 +5,10 @@ import Foundation
 ///
 /// A runner that used less than a quarter of a core in each of the last two intervals may be
 /// blocked, or only waiting for a core on a busy machine; the monitor asks the kernel which
-/// (`ThreadProbe`), and stops counting it as computing only if it is not runnable. One that it stopped counting and
-/// that uses half a core or more again is counted again. Between looks it sleeps, and when no
-/// work waits for a slot it sleeps until a submit asks for it, so an idle pool costs nothing.
+/// (`ThreadProbe`), and stops counting it as computing only if it is not runnable. One that it
+/// stopped counting and that uses half a core or more again is counted again. It looks only
+/// while work waits for a slot, sleeps between looks, and once the queue is empty sleeps until
+/// a submit asks for it, so an idle pool costs nothing.
 ///
 /// This is the idea of Go's `sysmon`, which hands a blocked thread's processor to another, and of
 /// .NET's starvation detection, driven by thread CPU time instead of a fixed delay: CPU-bound
@@ -32,23 +33,49 @@ extension ThreadPool {
     }
 
     private func monitorMain() {
-        let interval = configuration.monitorInterval.nanoseconds
+        let shortest = configuration.monitorInterval.nanoseconds
+        var interval = shortest
         var samples: [ObjectIdentifier: RunnerSample] = [:]
+        // How long no work has waited for a slot; the monitor stops only after `stopAfter` of it.
+        var quiet: UInt64 = 0
         while true {
-            let look = lookForMonitor()
+            let look = lookForMonitor(mayStop: quiet >= Self.stopAfter)
             if look.shutDown {
                 monitorDidExit()
                 return
             }
-            guard look.workWaits else {
+            if look.stopped {
                 samples.removeAll()
+                interval = shortest
+                quiet = 0
                 sleepUntilWoken()
                 continue
             }
-            samples = judge(look.running, since: samples, minimumInterval: interval / 2)
-            startRunnersForMonitor()
+            if look.workWaits {
+                quiet = 0
+                samples = judge(look.running, since: samples, minimumInterval: shortest / 2)
+                startRunnersForMonitor()
+            } else {
+                quiet &+= interval
+                samples.removeAll()
+            }
+            interval = Self.nextInterval(
+                after: interval, shortest: shortest, suspects: samples.values.contains { $0.idleLooks > 0 })
             sleep(nanoseconds: interval)
         }
+    }
+
+    /// How long the monitor goes on looking, at its longest interval, after work last waited for
+    /// a slot, before it stops: a program that hands the pool batches of work one after another
+    /// would otherwise wake it (a system call and a thread switch) for each batch.
+    static let stopAfter: UInt64 = 100_000_000
+
+    /// The wait before the next look: the shortest while a runner looks blocked (so that the
+    /// second look, which decides, comes soon), otherwise twice the last, up to 16 times the
+    /// shortest. Work that computes keeps every runner busy and the queue full for long, and a
+    /// look every millisecond then only takes a core from it (BENCHMARKS.md, group 2).
+    static func nextInterval(after interval: UInt64, shortest: UInt64, suspects: Bool) -> UInt64 {
+        suspects ? shortest : min(interval * 2, shortest * 16)
     }
 
     /// Looks at each running worker once, stops counting those that block and counts again

@@ -56,6 +56,9 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
     @exclusivity(unchecked) private var monitorExists = false
     @exclusivity(unchecked) private var monitorRequested = false
 
+    /// How many jobs were ever submitted: written under `lock`, read without it by a watching
+    /// worker, on a cache line of its own.
+    private let submits = PaddedCounter()
     /// The threads alive, mirrored from `census.threads` for readers that look without the lock.
     private let threadCount = Atomic<Int>(0)
     /// The most threads alive at once, for tests and benchmarks.
@@ -119,9 +122,10 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
     // MARK: Submitting
 
     override func submit(_ job: Job) {
+        queued.wrappingAdd(1, ordering: .relaxed)
         lock.lock()
         jobs.push(job)
-        queued.store(jobs.count, ordering: .relaxed)
+        submits.store(submits.load() &+ 1)
         let start = planStart(limit: 1)
         let wakeMonitor = requestMonitorIfNeeded()
         lock.unlock()
@@ -131,6 +135,13 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
 
     override func execute(_ work: @escaping @Sendable () -> Void) {
         submit(.closure(work))
+    }
+
+    override func readerClaimed(_ future: _FutureCore) {
+        lock.lock()
+        let entry = jobs.removeNewest(ifFutureIs: future)
+        lock.unlock()
+        _ = entry  // released here, after the lock
     }
 
     override func runnerSlotFreed() {
@@ -227,7 +238,8 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
         while true {
             if !jobs.isEmpty, computing.load(ordering: .relaxed) < cpuSlots {
                 var job = jobs.pop()
-                queued.store(jobs.count, ordering: .relaxed)
+                // A future's job leaves `queued` when its work leaves `pending`; a closure, now.
+                if case .closure? = job { queued.wrappingSubtract(1, ordering: .relaxed) }
                 record.beginJob()
                 let start = planStart(limit: 2)
                 let wakeMonitor = requestMonitorIfNeeded()
@@ -265,14 +277,38 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
         }
     }
 
-    /// Returns when the queue looks non-empty, or after `spinNanoseconds`.
+    /// Watches for work that nobody takes: returns when work stays unclaimed from one look to the
+    /// next, or once `spinNanoseconds` pass without a submit.
+    ///
+    /// A program that makes background futures and reads each at once runs them itself (and takes
+    /// their entries back, `readerClaimed`): this worker keeps watching while submits go on, so
+    /// that none of them pays for waking it, and it takes the lock only for work left to it.
     private func watchForWork() {
-        let deadline = monotonicNanoseconds() &+ Self.spinNanoseconds
-        while true {
-            for _ in 0..<64 where queued.load(ordering: .relaxed) > 0 { return }
-            if monotonicNanoseconds() >= deadline { return }
+        var now = monotonicNanoseconds()
+        var deadline = now &+ Self.spinNanoseconds
+        var lastSubmit = submits.load()
+        var sawWork = false
+        while now < deadline {
+            // One look about every `pollNanoseconds`: each look pulls cache lines to this core,
+            // which the submitter must then take back.
+            let nextLook = now &+ Self.pollNanoseconds
+            while now < nextLook { now = monotonicNanoseconds() }
+            if queued.load(ordering: .relaxed) > 0 {
+                if sawWork { return }
+                sawWork = true
+            } else {
+                sawWork = false
+            }
+            let submit = submits.load()
+            if submit != lastSubmit {
+                lastSubmit = submit
+                deadline = now &+ Self.spinNanoseconds
+            }
         }
     }
+
+    /// How often a watching worker looks.
+    private static let pollNanoseconds: UInt64 = 200
 
     private enum WakeUp { case work, retire }
 
@@ -282,7 +318,7 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
         census.idle += 1
         defer { census.idle -= 1 }
         let mayRetire = census.threads > configuration.keptThreads
-        let deadline = Date(timeIntervalSinceNow: configuration.idleTimeout.seconds)
+        let deadline = mayRetire ? Date(timeIntervalSinceNow: configuration.idleTimeout.seconds) : .distantFuture
         while census.wakeTokens == 0 && !isShutDown {
             if mayRetire {
                 if !lock.wait(until: deadline) { break }
@@ -309,17 +345,18 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
 
     // MARK: For the monitor
 
-    /// The workers running a job, and whether work waits for a slot; the monitor stops
-    /// watching (and says so) when none does.
-    func lookForMonitor() -> (running: [WorkerRecord], workWaits: Bool, shutDown: Bool) {
+    /// What the monitor looks at: the workers running a job, and whether work waits for a slot
+    /// now. With `mayStop`, a look that finds the queue empty also lets the monitor stop (and
+    /// says so): a later need wakes it again.
+    func lookForMonitor(mayStop: Bool) -> (running: [WorkerRecord], workWaits: Bool, stopped: Bool, shutDown: Bool) {
         lock.lock()
         defer { lock.unlock() }
         census.queued = jobs.count
         census.computing = computing.load(ordering: .relaxed)
-        let waits = census.workWaitsForASlot
-        if !waits { monitorRequested = false }
+        let stopped = mayStop && jobs.isEmpty
+        if stopped { monitorRequested = false }
         let running = workers.filter { $0.currentState != .idle }
-        return (running, waits, isShutDown)
+        return (running, census.workWaitsForASlot, stopped, isShutDown)
     }
 
     /// Starts every runner the queue can use now, after the monitor freed slots.
@@ -336,5 +373,31 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
         monitorExists = false
         monitorRequested = false
         lock.unlock()
+    }
+}
+
+/// An atomic counter alone on its cache line, for a value that one thread writes and another
+/// watches in a loop: sharing a line with counters that other threads change would make each of
+/// their changes take the line back from the watcher.
+final class PaddedCounter: @unchecked Sendable {
+    // @unchecked: the storage is allocated once, holds one `Atomic`, and is used only through it.
+    private let storage: UnsafeMutableRawPointer
+
+    init() {
+        storage = .allocate(byteCount: 128, alignment: 128)
+        storage.initializeMemory(as: Atomic<Int>.self, to: Atomic(0))
+    }
+
+    deinit {
+        storage.assumingMemoryBound(to: Atomic<Int>.self).deinitialize(count: 1)
+        storage.deallocate()
+    }
+
+    func load() -> Int {
+        storage.assumingMemoryBound(to: Atomic<Int>.self).pointee.load(ordering: .relaxed)
+    }
+
+    func store(_ value: Int) {
+        storage.assumingMemoryBound(to: Atomic<Int>.self).pointee.store(value, ordering: .relaxed)
     }
 }

@@ -25,9 +25,10 @@ final class WorkerRecord: Sendable {
     /// Counts the jobs the worker began, so that the monitor compares looks at one job only.
     private let jobs = Atomic<UInt64>(0)
     let probe: ThreadProbe
-    /// The counter this worker's state moves. Unowned: a worker's thread holds its pool for as
-    /// long as the thread lives, and the monitor holds it while it looks at the records.
-    private unowned let pool: ThreadPool
+    /// The counter this worker's state moves. Unowned and unchecked (no reference counting on
+    /// every job): a worker's thread holds its pool for as long as the thread lives, and the
+    /// monitor holds it while it looks at the records.
+    private unowned(unsafe) let pool: ThreadPool
 
     init(pool: ThreadPool, probe: ThreadProbe) {
         self.pool = pool
