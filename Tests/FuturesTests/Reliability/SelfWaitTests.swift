@@ -59,14 +59,19 @@ struct SelfWaitTests {
 
     @Test("a retry whose closure returns the retry's own future fails with FutureCycleError")
     func retryReturningItself() {
+        // The first attempt fails only once the retry's future is in the cell: the second attempt
+        // (made when the first fails) returns it.
+        let firstAttempt = Promise<Int, any Error>()
         let cell = Promise<Future<Int, any Error>, Never>()
         let calls = CallCounter()
         let retried = Future<Int, any Error>.retry(attempts: 3) {
             calls.increment()
-            return calls.value == 1 ? Future(failure: TaggedError(tag: 1)) : cell.future.value
+            return calls.value == 1 ? firstAttempt.future : cell.future.value
         }
         cell.succeed(retried)
+        firstAttempt.fail(TaggedError(tag: 1))
         #expect(throws: FutureCycleError.self) { try retried.value }
+        #expect(calls.value == 2)
     }
 
     // MARK: Not a self-wait
