@@ -61,6 +61,10 @@ struct WaitCycleTests {
     func cycleThroughTheMainThread() async {
         let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             exitIfNotTrapped(within: .seconds(60))
+            // No main-thread wait report: its wake-up would take the main thread out of the wait
+            // table for a moment, and the background thread could then look, find no cycle, park,
+            // and leave the main thread to find the cycle, from the other end.
+            FutureDiagnostics.mainThreadWaitThreshold = .seconds(86_400)
             let started = Signal()
             let box = LockedBox<(main: Future<Int, Never>?, other: Future<Int, Never>?)>((nil, nil))
             let onMain = LazyFuture { () -> Int in
@@ -165,7 +169,14 @@ struct WaitCycleTests {
             // A waits for the promise, B waits for A and would complete the promise after: a real
             // deadlock, but nothing tells Futures that B is the one who completes the promise.
             let promise = Promise<Int, Never>()
-            let first = BackgroundFuture { readBlocking(promise.future) + 1 }
+            let started = DispatchSemaphore(value: 0)
+            let first = BackgroundFuture { () -> Int in
+                started.signal()
+                return readBlocking(promise.future) + 1
+            }
+            // `first` runs on a thread of its own before `second` reads it: otherwise `second`'s
+            // thread could claim it and run it itself, and nothing would wait for `first`.
+            started.wait()
             let second = BackgroundFuture { () -> Int in
                 let value = readBlocking(first)
                 promise.succeed(0)
