@@ -7,8 +7,9 @@ import Testing
 /// threads are parked reading, or whose work waits in a pool's queue.
 ///
 /// The snapshot is global: futures of other suites, running at the same time, may be in it. Each
-/// test looks only at the entries of its own futures' creation sites.
-@Suite("the snapshot of waiting futures")
+/// test looks only at the entries of its own futures' creation sites, and the tests run one at a
+/// time (`.serialized`), as the cases of one test share their creation sites.
+@Suite("the snapshot of waiting futures", .serialized)
 struct WaitingFuturesSnapshotTests {
     @Test("a future with parked readers is listed with their number, its kind, state and creation site", arguments: [1, 3])
     func parkedReadersAreCounted(readers: Int) throws {
