@@ -1,6 +1,6 @@
-/// The error of a derived future that was given itself to wait for: the closure of its
-/// ``Future/flatMap(fileID:line:_:)`` returned the very future that `flatMap` makes, or a future
-/// derived from it, which could never resolve (Promises/A+ 2.3.1; PromiseKit's `returnedSelf`).
+/// The error of a derived future that was given itself to wait for: the closure of its `flatMap`
+/// returned the very future that `flatMap` makes, or a future derived from it, which could never
+/// resolve (Promises/A+ 2.3.1; PromiseKit's `returnedSelf`).
 ///
 /// Only a future whose error type is `any Error` fails with it; a future that cannot hold it
 /// stops the program with the same message instead. `flatMapError` and `Future.retry` check

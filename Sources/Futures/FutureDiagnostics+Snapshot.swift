@@ -13,7 +13,7 @@ extension FutureDiagnostics {
         /// ```swift
         /// let promises = FutureDiagnostics.waitingFutures().filter { $0.kind == .promise }
         /// ```
-        public enum Kind: String, Sendable, Hashable {
+        public enum Kind: Sendable, Hashable {
             /// A ``BackgroundFuture``: its work is queued on a context, or runs.
             case background
             /// A ``BackgroundFuture`` whose work runs only on its context (an ``Agent``'s work, a
@@ -34,7 +34,7 @@ extension FutureDiagnostics {
         /// ```swift
         /// let stuck = FutureDiagnostics.waitingFutures().filter { $0.state == .running }
         /// ```
-        public enum State: String, Sendable, Hashable {
+        public enum State: Sendable, Hashable {
             /// Its work has not started, or its promise or sources have not resolved it.
             case pending
             /// A thread runs its work (or is writing its result).
@@ -61,9 +61,18 @@ extension FutureDiagnostics {
         public let queue: String?
 
         /// One line: "BackgroundFuture<Int> created at App/A.swift:3, running; 2 threads wait for
-        /// it: the main thread, and the work of LazyFuture<Int> created at App/B.swift:9".
+        /// it: the main thread, the work of LazyFuture<Int> created at App/B.swift:9". A future
+        /// whose type does not say how it resolves says it after the type, as trap messages do:
+        /// "Future<Data> (promise)", "Future<Int> (derived)".
         public var description: String {
-            var text = "\(type) created at \(creationSite), \(state.rawValue)"
+            var text = type
+            switch kind {
+            case .promise: text += " (promise)"
+            case .derived: text += " (derived)"
+            case .lazyDerived: text += " (derived, lazy)"
+            case .background, .pinned, .lazy: break
+            }
+            text += " created at \(creationSite), \(state == .pending ? "pending" : "running")"
             if kind == .pinned { text += " (pinned to its context)" }
             if let queue { text += ", queued on \(queue)" }
             guard waiters > 0 else { return text }
@@ -134,7 +143,8 @@ extension FutureDiagnostics {
     /// - Parameter limit: The most futures to write; the rest are counted.
     public static func printWaitingFutures(limit: Int = 100) {
         let futures = waitingFutures()
-        var text = futures.isEmpty ? "Futures: no future is waited for or queued\n" : "Futures waiting: \(futures.count)\n"
+        var text =
+            futures.isEmpty ? "Futures: no future is waited for or queued\n" : "Futures waiting: \(futures.count)\n"
         for future in futures.prefix(max(0, limit)) { text += "  \(future)\n" }
         if futures.count > limit { text += "  … and \(futures.count - max(0, limit)) more\n" }
         writeToStandardError(text)

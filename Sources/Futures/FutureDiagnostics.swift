@@ -11,7 +11,7 @@ import Foundation
 ///   blocking read on the main thread that waits longer than ``mainThreadWaitThreshold``, each
 ///   reported once through ``handler``. Release builds make no report and pay nothing for them.
 /// - **A snapshot of what waits**, in every build: ``waitingFutures()`` and
-///   ``printWaitingFutures()`` list the unresolved futures that threads wait for, or whose work
+///   ``printWaitingFutures(limit:)`` list the unresolved futures that threads wait for, or whose work
 ///   waits in a queue, for when a program seems stuck.
 ///
 /// ```swift
@@ -121,9 +121,9 @@ public enum FutureDiagnostics {
     /// ```
     public static var reportsProblems: Bool {
         #if DEBUG
-        true
+            true
         #else
-        false
+            false
         #endif
     }
 

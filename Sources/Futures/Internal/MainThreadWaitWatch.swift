@@ -24,15 +24,15 @@ enum MainThread {
 /// brought forward to the moment the report falls due, and the loop goes on waiting after it.
 struct MainThreadWaitWatch {
     #if DEBUG
-    /// When the read first parked, and the threshold then; `nil` before the first park.
-    private var start: ContinuousClock.Instant?
-    private var threshold: Duration = .zero
-    /// Whether this read has nothing (more) to report: not on the main thread, the site was
-    /// reported already, or this read reported it.
-    private var isDone = false
+        /// When the read first parked, and the threshold then; `nil` before the first park.
+        private var start: ContinuousClock.Instant?
+        private var threshold: Duration = .zero
+        /// Whether this read has nothing (more) to report: not on the main thread, the site was
+        /// reported already, or this read reported it.
+        private var isDone = false
 
-    /// The sites reported so far: the creation file's number and line, from the state word.
-    private static let reportedSites = LockedBox(Set<UInt64>())
+        /// The sites reported so far: the creation file's number and line, from the state word.
+        private static let reportedSites = LockedBox(Set<UInt64>())
     #endif
 
     init() {}
@@ -43,20 +43,20 @@ struct MainThreadWaitWatch {
         reading future: _FutureCore, _ deadline: ContinuousClock.Instant?
     ) -> ContinuousClock.Instant? {
         #if DEBUG
-        if isDone { return deadline }
-        if start == nil {
-            guard MainThread.isCurrent, !Self.reportedSites.withLock({ $0.contains(Self.site(of: future)) }) else {
-                isDone = true
-                return deadline
+            if isDone { return deadline }
+            if start == nil {
+                guard MainThread.isCurrent, !Self.reportedSites.withLock({ $0.contains(Self.site(of: future)) }) else {
+                    isDone = true
+                    return deadline
+                }
+                start = .now
+                threshold = FutureDiagnostics.mainThreadWaitThreshold
             }
-            start = .now
-            threshold = FutureDiagnostics.mainThreadWaitThreshold
-        }
-        guard let start else { return deadline }
-        let due = start + threshold
-        return deadline.map { min($0, due) } ?? due
+            guard let start else { return deadline }
+            let due = start + threshold
+            return deadline.map { min($0, due) } ?? due
         #else
-        return deadline
+            return deadline
         #endif
     }
 
@@ -64,25 +64,25 @@ struct MainThreadWaitWatch {
     /// unresolved.
     mutating func didPark(reading future: _FutureCore) {
         #if DEBUG
-        guard !isDone, let start, !future._isResolved else { return }
-        let waited = ContinuousClock.now - start
-        guard waited >= threshold else { return }
-        isDone = true
-        guard Self.reportedSites.withLock({ $0.insert(Self.site(of: future)).inserted }) else { return }
-        let name = future._description
-        let site = future._creationSite
-        FutureDiagnostics.send(
-            FutureDiagnostics.Report(
-                problem: .mainThreadWait, future: name, creationSite: site,
-                description: "the main thread has waited \(waited) (more than \(threshold)) for \(name) created at "
-                    + "\(site), and still waits; a blocked main thread freezes the user interface. Read it with "
-                    + "onComplete(on: .main) or await get() instead (reported once for this creation site)"))
+            guard !isDone, let start, !future._isResolved else { return }
+            let waited = ContinuousClock.now - start
+            guard waited >= threshold else { return }
+            isDone = true
+            guard Self.reportedSites.withLock({ $0.insert(Self.site(of: future)).inserted }) else { return }
+            let name = future._description
+            let site = future._creationSite
+            FutureDiagnostics.send(
+                FutureDiagnostics.Report(
+                    problem: .mainThreadWait, future: name, creationSite: site,
+                    description: "the main thread has waited \(waited) (more than \(threshold)) for \(name) created at "
+                        + "\(site), and still waits; a blocked main thread freezes the user interface. Read it with "
+                        + "onComplete(on: .main) or await get() instead (reported once for this creation site)"))
         #endif
     }
 
     #if DEBUG
-    private static func site(of future: _FutureCore) -> UInt64 {
-        future._word.raw >> 8
-    }
+        private static func site(of future: _FutureCore) -> UInt64 {
+            future._word.raw >> 8
+        }
     #endif
 }

@@ -23,8 +23,10 @@ struct WaitCycle {
 
     /// The trap message: "cycle", then every future with its kind and creation site, in order.
     var message: String {
-        var lines = ["Futures found a wait cycle of \(steps.count) futures, each waiting for the next and the last "
-            + "for the first: none of them can ever resolve, and every thread that waits for one waits forever."]
+        var lines = [
+            "Futures found a wait cycle of \(steps.count) futures, each waiting for the next and the last "
+                + "for the first: none of them can ever resolve, and every thread that waits for one waits forever."
+        ]
         if let entry {
             lines.append("This thread was about to wait for \(Self.name(entry)), which waits for this cycle:")
         }

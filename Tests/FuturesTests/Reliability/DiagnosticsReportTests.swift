@@ -172,10 +172,11 @@ struct DiagnosticsReportTests {
         let repeated = value(after: "repeated site: ", in: lines)
         let other = value(after: "other site: ", in: lines)
         #expect(repeated.hasPrefix("FuturesTests/DiagnosticsReportTests.swift:"))
-        #expect(lines.filter { $0.hasPrefix("report: ") } == [
-            "report: mainThreadWait | BackgroundFuture<Int> | \(repeated)",
-            "report: mainThreadWait | BackgroundFuture<Int> | \(other)",
-        ])
+        #expect(
+            lines.filter { $0.hasPrefix("report: ") } == [
+                "report: mainThreadWait | BackgroundFuture<Int> | \(repeated)",
+                "report: mainThreadWait | BackgroundFuture<Int> | \(other)",
+            ])
         let text = value(after: "text: ", in: lines)
         #expect(text.hasPrefix("the main thread has waited "))
         #expect(text.contains("for BackgroundFuture<Int> created at \(repeated), and still waits"))

@@ -121,7 +121,9 @@ struct WaitCycleTests {
             let first = LazyFuture { readBlocking(second) + 1 }
             box.withLock { $0 = first }
             var text = ""
-            for future in [first, second, third] as [_FutureCore] { text += "cycle member: \(WaitCycle.name(future))\n" }
+            for future in [first, second, third] as [_FutureCore] {
+                text += "cycle member: \(WaitCycle.name(future))\n"
+            }
             FileHandle.standardOutput.write(Data(text.utf8))
             _ = readBlocking(first)
         }

@@ -156,9 +156,11 @@ func expectCycleReported(
     #expect(expected.count == length, "the child named \(expected.count) futures", sourceLocation: sourceLocation)
     #expect(errors.contains("wait cycle of \(length) futures"), "\(errors)", sourceLocation: sourceLocation)
     let named = cycleSteps(in: errors)
-    #expect(named.count == length, "the message names \(named.count) futures: \(errors)", sourceLocation: sourceLocation)
+    #expect(
+        named.count == length, "the message names \(named.count) futures: \(errors)", sourceLocation: sourceLocation)
     let rotations = expected.indices.map { Array(expected[$0...] + expected[..<$0]) }
-    #expect(rotations.contains(named), "named \(named), expected a rotation of \(expected)", sourceLocation: sourceLocation)
+    #expect(
+        rotations.contains(named), "named \(named), expected a rotation of \(expected)", sourceLocation: sourceLocation)
 }
 
 /// The futures a cycle message names, in order: the numbered lines, without the last one (the

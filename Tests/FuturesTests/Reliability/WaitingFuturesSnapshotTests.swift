@@ -11,7 +11,9 @@ import Testing
 /// time (`.serialized`), as the cases of one test share their creation sites.
 @Suite("the snapshot of waiting futures", .serialized)
 struct WaitingFuturesSnapshotTests {
-    @Test("a future with parked readers is listed with their number, its kind, state and creation site", arguments: [1, 3])
+    @Test(
+        "a future with parked readers is listed with their number, its kind, state and creation site",
+        arguments: [1, 3])
     func parkedReadersAreCounted(readers: Int) throws {
         let gate = Gate()
         let future = runningFuture(gate)
@@ -26,7 +28,9 @@ struct WaitingFuturesSnapshotTests {
         #expect(entry.waitingWork.isEmpty)  // top-level readers, running no future's work
         #expect(entry.queue == nil)
         let noun = readers == 1 ? "thread waits" : "threads wait"
-        #expect(entry.description == "BackgroundFuture<Int> created at \(entry.creationSite), running; \(readers) \(noun) for it")
+        #expect(
+            entry.description
+                == "BackgroundFuture<Int> created at \(entry.creationSite), running; \(readers) \(noun) for it")
         gate.open()
         for read in reads { readBlocking(read) }
         // Resolved: gone from the snapshot.
@@ -50,7 +54,7 @@ struct WaitingFuturesSnapshotTests {
         #expect(entry.waitingWork == ["BackgroundFuture<Int> created at \(work._creationSite)"])
         #expect(
             entry.description
-                == "Future<Int> created at \(entry.creationSite), pending; 2 threads wait for it: the work of "
+                == "Future<Int> (promise) created at \(entry.creationSite), pending; 2 threads wait for it: the work of "
                 + "BackgroundFuture<Int> created at \(work._creationSite)")
         promise.succeed(1)
         readBlocking(read)
@@ -76,7 +80,9 @@ struct WaitingFuturesSnapshotTests {
         #expect(entry.kind == .background)
         #expect(entry.state == .pending)
         #expect(entry.waiters == 0)
-        #expect(entry.description == "BackgroundFuture<Int> created at \(queued._creationSite), pending, queued on ft-snapshot")
+        #expect(
+            entry.description
+                == "BackgroundFuture<Int> created at \(queued._creationSite), pending, queued on ft-snapshot")
         // Running work that nobody waits for is not listed.
         #expect(entries(of: blocker).isEmpty)
         gate.open()
