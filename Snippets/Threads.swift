@@ -2,6 +2,7 @@
 
 // snippet.imports
 import Dispatch
+import Foundation  // signal(_:_:), for the snapshot on SIGUSR1
 import Futures
 // snippet.end
 
@@ -76,3 +77,51 @@ func countLater() -> Future<Int, Never> {
 let rowCount = countLater().map { "\($0) rows" }
 // snippet.end
 print(rowCount.value)
+
+// snippet.cycle
+func neverCalledEither() {
+    let box = Promise<Future<Int, Never>, Never>()
+    let settings = BackgroundFuture { box.future.value.value + 1 }  // waits for theme...
+    let theme = BackgroundFuture { settings.map { $0 * 2 }.value }  // ...which waits for settings
+    box.succeed(theme)
+    print(settings.value)  // traps, naming each future of the cycle and where it was made
+}
+// snippet.end
+
+// snippet.selfFlatMap
+let cell = Promise<Future<Int, any Error>, Never>()
+let looped = BackgroundFuture { () throws -> Int in 1 }.flatMap { _ in cell.future.value }
+cell.succeed(looped)  // the closure returns `looped` itself
+do {
+    _ = try looped.value
+} catch {
+    print(error)  // "the future made at Threads/Threads.swift:… was given itself to wait for: …"
+}
+// snippet.end
+
+// snippet.handler
+let previous = FutureDiagnostics.handler
+FutureDiagnostics.handler = { report in
+    switch report.problem {
+    case .promiseDroppedWhilePending: print("lost promise: \(report.future) from \(report.creationSite)")
+    case .mainThreadWait: print("main thread blocked by \(report.future) from \(report.creationSite)")
+    }
+}
+FutureDiagnostics.mainThreadWaitThreshold = .milliseconds(100)
+// snippet.end
+FutureDiagnostics.handler = previous
+
+// snippet.snapshot
+for future in FutureDiagnostics.waitingFutures() where future.waiters > 0 {
+    print(future.type, future.creationSite, future.state, future.waiters)
+}
+FutureDiagnostics.printWaitingFutures()  // "Futures waiting: 2", then one line a future
+// snippet.end
+
+// snippet.signal
+signal(SIGUSR1, SIG_IGN)
+let dump = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: .global())
+dump.setEventHandler { FutureDiagnostics.printWaitingFutures() }
+dump.resume()  // `kill -USR1 <pid>` now prints what waits
+// snippet.end
+dump.cancel()

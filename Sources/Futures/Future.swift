@@ -67,6 +67,10 @@ public class Future<Value: Sendable, Failure: Error>: _FutureCore, @unchecked Se
         _ = _runClaimedWork()
     }
 
+    override final func _resolveWaitingOnItself() {
+        _failWaitingOnItself()
+    }
+
     // MARK: Reading
 
     /// The value of a future that resolved with one, from the read path's one test: an acquiring

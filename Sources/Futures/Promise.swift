@@ -12,8 +12,37 @@
 ///
 /// The first completion wins; later ones return `false` and change nothing. A promise that is
 /// never completed leaves its future pending: blocking readers wait, so complete every promise.
+/// In debug builds, a promise whose last copy goes while its future is pending, and while
+/// something could still wait for that future, is reported once with its creation site through
+/// ``FutureDiagnostics/handler``; the future stays pending, as in release builds.
 public struct Promise<Value: Sendable, Failure: Error>: Sendable {
+    #if DEBUG
+    /// The future, held by the object that reports the promise if it is dropped pending.
+    private let watch: PromiseWatch<Value, Failure>
+
     /// The future this promise completes.
+    ///
+    /// ```swift
+    /// let ready = Promise<Void, Never>()
+    /// ready.future.onSuccess { print("ready") }
+    /// ```
+    public var future: Future<Value, Failure> { watch.future }
+
+    /// Makes a promise with a pending future.
+    ///
+    /// ```swift
+    /// let ready = Promise<Void, Never>()
+    /// ```
+    public init(fileID: StaticString = #fileID, line: UInt = #line) {
+        watch = PromiseWatch(Future(kind: .promise, work: nil, fileID: fileID, line: line))
+    }
+    #else
+    /// The future this promise completes.
+    ///
+    /// ```swift
+    /// let ready = Promise<Void, Never>()
+    /// ready.future.onSuccess { print("ready") }
+    /// ```
     public let future: Future<Value, Failure>
 
     /// Makes a promise with a pending future.
@@ -24,6 +53,7 @@ public struct Promise<Value: Sendable, Failure: Error>: Sendable {
     public init(fileID: StaticString = #fileID, line: UInt = #line) {
         future = Future(kind: .promise, work: nil, fileID: fileID, line: line)
     }
+    #endif
 
     /// Resolves the future with `value`.
     ///

@@ -73,7 +73,15 @@ extension _FutureCore {
     /// blocking. A lazy future gets here only after a blocking read connected it, on the thread
     /// that resolved its source: that thread demands `source` as that reader would, so a chain of
     /// lazy flatMaps runs on the reader's thread in one pass instead of one walk per link.
+    ///
+    /// A `source` that is this future, or reaches it through derived futures, would never
+    /// resolve (Promises/A+ 2.3.1): this future fails with ``FutureCycleError`` instead, or traps
+    /// when its error type cannot hold it (`_resolveWaitingOnItself()`).
     final func wait(on source: _FutureCore) {
+        if source.reaches(self) {
+            _resolveWaitingOnItself()
+            return
+        }
         let kind = _kind
         let startWithoutBlocking =
             withLinks { links -> Bool in

@@ -87,10 +87,19 @@ extension _FutureCore {
     }
 
     /// Traps if this thread is running this future's work: waiting for it would never end.
+    ///
+    /// When other futures' work runs on this thread inside this one's (its work read them, and
+    /// this thread ran them), the message goes on to name that cycle, future by future.
     final func trapIfRecursive(_ word: StateWord) {
         guard word.phase == .running, CurrentWork.contains(self) else { return }
-        misuse(
+        var message =
             "\(_description) created at \(_creationSite) was read from inside its own work, "
-                + "which would wait forever; read it after its work returns, or split the work")
+            + "which would wait forever; read it after its work returns, or split the work"
+        let chain = ThreadState.current.running.map { $0.takeUnretainedValue() }
+        if let start = chain.firstIndex(where: { $0 === self }), start < chain.count - 1 {
+            let steps = chain[start...].map { WaitCycle.Step(future: $0, link: .workOnThisThread) }
+            message += ".\n" + WaitCycle(steps: steps, entry: nil).message
+        }
+        misuse(message)
     }
 }

@@ -8,6 +8,7 @@ extension _FutureCore {
         var start: ContinuousClock.Instant?
         var firstLook = true
         var spun = false
+        var watch = MainThreadWaitWatch()
         while true {
             let word = _word
             switch word.phase {
@@ -32,7 +33,7 @@ extension _FutureCore {
                         spun = true
                         if spinUntilResolved() { continue }
                     }
-                    park(until: interval.map { ContinuousClock.now + $0 })
+                    park(until: interval.map { ContinuousClock.now + $0 }, watch: &watch)
                 }
             case .running, .completing:
                 trapIfRecursive(word)
@@ -42,7 +43,7 @@ extension _FutureCore {
                     spun = true
                     if spinUntilResolved() { continue }
                 }
-                park(until: nil)
+                park(until: nil, watch: &watch)
             }
         }
     }
@@ -50,6 +51,7 @@ extension _FutureCore {
     /// Waits until the future resolves or `deadline` passes; returns whether it resolved.
     /// Never runs work on this thread.
     final func waitUntilResolved(deadline: ContinuousClock.Instant) -> Bool {
+        var watch = MainThreadWaitWatch()
         while true {
             let word = _word
             if word.isResolved { return true }
@@ -57,7 +59,7 @@ extension _FutureCore {
             trapIfRecursive(word)
             CallbackTrampoline.runQueued()
             if _isResolved { continue }
-            park(until: deadline)
+            park(until: deadline, watch: &watch)
         }
     }
 
@@ -83,10 +85,23 @@ extension _FutureCore {
 
     /// Parks this thread once: until the future resolves, a wake-up, or `deadline`.
     ///
-    /// A thread that runs a context's work stops counting as one of its computing runners while
-    /// it is parked (`RunnerAccounting`), so that the context may start other work meanwhile:
-    /// nested waits never hold the parallelism of a pool.
-    private func park(until deadline: ContinuousClock.Instant?) {
+    /// The thread is in the `WaitRegistry` while it parks; a park without a deadline first checks
+    /// that it does not close a cycle of waits, and traps if it does. A thread that runs a
+    /// context's work stops counting as one of its computing runners while it is parked
+    /// (`RunnerAccounting`), so that the context may start other work meanwhile: nested waits
+    /// never hold the parallelism of a pool. `watch` may bring the deadline forward, in debug
+    /// builds, to report a long wait on the main thread while it still waits.
+    private func park(until deadline: ContinuousClock.Instant?, watch: inout MainThreadWaitWatch) {
+        let wakeUp = watch.parkDeadline(reading: self, deadline)
+        let registration = WaitRegistry.register(
+            parkingOn: self, waitsForever: deadline == nil, isMainThread: MainThread.isCurrent)
+        parkOnStripe(until: wakeUp)
+        WaitRegistry.unregister(registration)
+        watch.didPark(reading: self)
+    }
+
+    /// Waits once on this future's stripe: until the future resolves, a wake-up, or `deadline`.
+    private func parkOnStripe(until deadline: ContinuousClock.Instant?) {
         let stripe = ParkingLot.stripe(for: self)
         let accounting = RunnerAccounting.willPark()
         defer { accounting.didUnpark() }

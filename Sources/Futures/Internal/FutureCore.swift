@@ -58,6 +58,14 @@ public class _FutureCore: @unchecked Sendable {
         preconditionFailure("\(_description) has no work to run")
     }
 
+    /// Resolves this derived future, which was given itself to wait for (the closure of a
+    /// `flatMap` returned the future the `flatMap` makes, or one derived from it): ``Future``
+    /// overrides it to fail with ``FutureCycleError``, or to trap when its error type cannot hold
+    /// that error. See `wait(on:)`.
+    func _resolveWaitingOnItself() {
+        preconditionFailure("\(_description) created at \(_creationSite) was given itself to wait for")
+    }
+
     // MARK: Claiming and publishing
 
     /// Moves the phase from `pending` to `running`, if nobody else did. The thread that wins

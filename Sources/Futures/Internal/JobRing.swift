@@ -33,6 +33,13 @@ struct JobRing {
         return job
     }
 
+    /// Calls `body` with each job, oldest first, leaving them in the ring.
+    func forEach(_ body: (Job) -> Void) {
+        for offset in 0..<count {
+            if let job = slots[(head &+ offset) & (slots.count &- 1)] { body(job) }
+        }
+    }
+
     /// Takes out the newest entry if it is `future`'s: what a reader that claimed the work it has
     /// just made takes back, so that no worker has to find it stale.
     mutating func removeNewest(ifFutureIs future: _FutureCore) -> Job? {

@@ -81,6 +81,33 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
         self.configuration = configuration
         census = PoolCensus(cpuSlots: configuration.cpuSlots, maxThreads: configuration.maxThreads)
         super.init(cpuSlots: configuration.cpuSlots)
+        Self.live.withLock { pools in
+            pools.removeAll { $0.pool == nil }
+            pools.append(WeakPool(pool: self))
+        }
+    }
+
+    /// Every pool alive, for ``FutureDiagnostics/waitingFutures()``.
+    private static let live = LockedBox<[WeakPool]>([])
+
+    private struct WeakPool: Sendable {
+        weak var pool: ThreadPool?
+    }
+
+    /// The pools alive now.
+    static var livePools: [ThreadPool] {
+        live.withLock { pools in pools.compactMap(\.pool) }
+    }
+
+    /// The futures whose work waits in this pool's queue and has not been claimed, oldest first.
+    func queuedFutures() -> [_FutureCore] {
+        lock.lock()
+        defer { lock.unlock() }
+        var futures: [_FutureCore] = []
+        jobs.forEach { job in
+            if case .future(let future, _) = job, future._word.phase == .pending { futures.append(future) }
+        }
+        return futures
     }
 
     /// Live threads, and the most there have been at once.

@@ -11,6 +11,7 @@
  threads.
  */
 import Dispatch
+import Foundation
 import FutureProxy
 
 let inner = Tally()
@@ -91,3 +92,60 @@ finished.wait()
  // which would wait forever; read it after its work returns, or split the work
  ```
  */
+
+/*:
+ ## Hangs that name their cause
+
+ A cycle of waits across threads (futures whose work waits for futures that wait back for it)
+ traps too, naming every future of the cycle in order: "Futures found a wait cycle of 3
+ futures, …". A `flatMap` whose closure returns its own future would wait for itself; it fails
+ with `FutureCycleError` instead.
+ */
+let cell = Promise<Future<Int, any Error>, Never>()
+let looped = BackgroundFuture { () throws -> Int in 1 }.flatMap { _ in cell.future.value }
+cell.succeed(looped)  // the closure returns `looped` itself
+let loopedResult = looped.result
+print("a flatMap given its own future: \(loopedResult)")
+if case .failure(let error) = loopedResult {
+    check(error is FutureCycleError, "the flatMap fails with FutureCycleError")
+} else {
+    check(false, "the flatMap fails instead of waiting for itself")
+}
+
+/*:
+ When a program seems stuck, `FutureDiagnostics.waitingFutures()` lists the futures that
+ threads wait for, with kind, state, creation site and waiters (`printWaitingFutures()` writes
+ the same to standard error). Here a background future's work waits for a promise nobody has
+ completed yet:
+ */
+let config = Promise<Int, Never>()
+let loader = BackgroundFuture { config.future.value + 1 }
+func promiseWaitedFor() -> FutureDiagnostics.WaitingFuture? {
+    FutureDiagnostics.waitingFutures().first { $0.kind == .promise && !$0.waitingWork.isEmpty }
+}
+while promiseWaitedFor() == nil { Thread.sleep(forTimeInterval: 0.001) }  // until the work parks
+let stuck = promiseWaitedFor()!
+print(stuck)  // "Future<Int> (promise) created at …, pending; 1 thread waits for it: the work of …"
+check(stuck.state == .pending && stuck.waiters == 1, "one thread waits for the promise")
+config.succeed(1)
+check(loader.value == 2, "the loader finishes once the promise is completed")
+
+/*:
+ In debug builds, a promise dropped before it was completed, and a blocking read on the main
+ thread that waits more than `FutureDiagnostics.mainThreadWaitThreshold`, are reported through
+ `FutureDiagnostics.handler` (by default, to standard error). Release builds report nothing.
+ */
+let reports = Tally()
+let previousHandler = FutureDiagnostics.handler
+FutureDiagnostics.handler = { report in
+    print("reported: \(report.description)")
+    reports.increment()
+}
+func startUpload() -> Future<Int, any Error> {
+    let done = Promise<Int, any Error>()
+    return done.future  // `done` is dropped here, never completed
+}
+let upload = startUpload()
+FutureDiagnostics.handler = previousHandler
+check(upload.peek == nil, "the upload's future stays pending")
+check(reports.value == (FutureDiagnostics.reportsProblems ? 1 : 0), "a debug build reports the dropped promise")

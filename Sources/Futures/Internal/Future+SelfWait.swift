@@ -1,0 +1,32 @@
+extension _FutureCore {
+    /// Whether waiting for this future means waiting for `target`: this future is `target`, or
+    /// a pending derived future that reaches `target` through derived futures of one source each.
+    /// (A derived future with several sources may resolve from another one, as `first(of:)` does.)
+    final func reaches(_ target: _FutureCore) -> Bool {
+        var node = self
+        var visited: Set<ObjectIdentifier> = []
+        while true {
+            if node === target { return true }
+            guard node._kind.isDerived, !node._isResolved, visited.insert(ObjectIdentifier(node)).inserted,
+                let sources = node.withLinks({ $0.upstreams }), sources.count == 1
+            else { return false }
+            node = sources[0]
+        }
+    }
+}
+
+extension Future {
+    /// Fails this derived future with ``FutureCycleError``, or traps with the same message when its
+    /// error type cannot hold that error: it was given itself to wait for.
+    func _failWaitingOnItself() {
+        let error = FutureCycleError(site: _creationSite)
+        guard let failure = error as any Error as? Failure else {
+            misuse(
+                "\(_description) created at \(_creationSite) was given itself to wait for: the closure of its "
+                    + "flatMap (or flatMapError, or Future.retry) returned the future that call makes, or a future "
+                    + "derived from it, which would never resolve. Its error type cannot hold FutureCycleError, "
+                    + "so Futures stops here; return another future")
+        }
+        resolve(with: .failure(failure))
+    }
+}

@@ -1,0 +1,296 @@
+import Foundation
+import Testing
+
+@testable import Futures
+
+/// The reports of debug builds, through `FutureDiagnostics.handler`: promises dropped while their
+/// future is pending, and blocking reads on the main thread that wait too long.
+///
+/// The handler, the threshold and the main thread's stand-in are global to the process. The
+/// dropped-promise tests run here, one at a time (`.serialized`), each with a handler of its own
+/// (`ReportCollector`) that keeps the reports of this file's creation sites and passes the others
+/// on (other suites drop promises too), and that puts the previous handler back when the test
+/// ends; each test looks only at the reports of its own promise's creation site. The main-thread
+/// tests run in exit tests: the sites already reported, the threshold and the stand-in then belong
+/// to one test alone.
+@Suite(
+    "diagnostic reports: dropped promises and long main-thread waits", .serialized,
+    .enabled(if: FutureDiagnostics.reportsProblems, "release builds make no reports"))
+struct DiagnosticsReportTests {
+    // MARK: Dropped promises
+
+    @Test("a promise dropped pending is reported once, with its type and creation site; its future stays pending")
+    func droppedPromiseIsReported() throws {
+        let reports = ReportCollector()
+        defer { reports.restore() }
+        let future: Future<Int, ParseError>
+        do {
+            let promise = Promise<Int, ParseError>()
+            let copies = [promise, promise, promise]  // copies of one promise: one report
+            future = copies[0].future
+        }
+        let site = future._creationSite
+        #expect(site.hasPrefix("FuturesTests/DiagnosticsReportTests.swift:"))
+        let found = reports.reports(from: site)
+        try #require(found.count == 1)
+        #expect(found[0].problem == .promiseDroppedWhilePending)
+        #expect(found[0].future == "Promise<Int, ParseError>")
+        #expect(found[0].creationSite == site)
+        #expect(
+            found[0].description.hasPrefix(
+                "Promise<Int, ParseError> created at \(site) was dropped without being completed"))
+        #expect(found[0].description.contains("Complete every promise"))
+        // Futures does not fail the future: it stays pending, as in a release build.
+        #expect(future.peek == nil)
+        #expect(!future.isResolved)
+        #expect(future.result(timeout: .milliseconds(1)) == nil)
+    }
+
+    @Test("a completed promise is not reported when dropped", arguments: [true, false])
+    func completedPromiseIsNotReported(succeeds: Bool) throws {
+        let reports = ReportCollector()
+        defer { reports.restore() }
+        let future: Future<Int, ParseError>
+        do {
+            let promise = Promise<Int, ParseError>()
+            future = promise.future
+            if succeeds { promise.succeed(1) } else { promise.fail(.empty) }
+        }
+        #expect(reports.reports(from: future._creationSite).isEmpty)
+        #expect(future.isResolved)
+    }
+
+    @Test("a promise dropped with its future is not reported: nothing could wait for it")
+    func promiseDroppedWithItsFutureIsNotReported() {
+        let reports = ReportCollector()
+        defer { reports.restore() }
+        let site: String
+        do {
+            let promise = Promise<Int, Never>()
+            site = promise.future._creationSite
+        }
+        #expect(site.hasPrefix("FuturesTests/DiagnosticsReportTests.swift:"))
+        #expect(reports.reports(from: site).isEmpty)
+    }
+
+    @Test("a callback on the future, or a future derived from it, is something that waits: reported")
+    func callbacksAndDerivedFuturesCount() throws {
+        let reports = ReportCollector()
+        defer { reports.restore() }
+        let calls = CallCounter()
+        let callbackSite: String
+        do {
+            let promise = Promise<Int, Never>()
+            callbackSite = promise.future._creationSite
+            promise.future.onComplete { _ in calls.increment() }
+        }
+        let derived: Future<Int, Never>
+        let derivedSite: String
+        do {
+            let promise = Promise<Int, Never>()
+            derivedSite = promise.future._creationSite
+            derived = promise.future.map { $0 + 1 }
+        }
+        #expect(reports.reports(from: callbackSite).map(\.problem) == [.promiseDroppedWhilePending])
+        #expect(reports.reports(from: derivedSite).map(\.problem) == [.promiseDroppedWhilePending])
+        #expect(calls.value == 0)
+        #expect(derived.peek == nil)
+    }
+
+    @Test("a promise dropped on another thread is reported on that thread")
+    func promiseDroppedOnAnotherThread() throws {
+        let reports = ReportCollector()
+        defer { reports.restore() }
+        let held = Locked<Promise<String, any Error>?>(nil)
+        let future: Future<String, any Error>
+        do {
+            let promise = Promise<String, any Error>()
+            future = promise.future
+            held.withLock { $0 = promise }
+        }
+        #expect(reports.reports(from: future._creationSite).isEmpty)  // the other thread holds it
+        let dropper = Locked<UInt>(0)
+        readBlocking(
+            onNewThread {
+                dropper.withLock { $0 = currentThreadID() }
+                held.withLock { $0 = nil }  // the last copy goes here
+            })
+        let found = reports.delivered(from: future._creationSite)
+        try #require(found.count == 1)
+        #expect(found[0].report.future == "Promise<String, any Error>")
+        #expect(found[0].thread == dropper.withLock { $0 })
+        #expect(found[0].thread != currentThreadID())
+        #expect(future.peek == nil)
+    }
+
+    // MARK: Long waits on the main thread
+
+    @Test("a long blocking read on the main thread is reported once per creation site, even when read twice")
+    func mainThreadWaitIsReportedOncePerSite() async {
+        let exit = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            exitIfNotTrapped(within: .seconds(60), status: EXIT_FAILURE)
+            FutureDiagnostics.mainThreadWaitThreshold = .milliseconds(20)
+            let reported = DispatchSemaphore(value: 0)
+            FutureDiagnostics.handler = { report in
+                writeLine("report: \(report.problem) | \(report.future) | \(report.creationSite)")
+                writeLine("text: \(report.description)")
+                if report.problem == .mainThreadWait { reported.signal() }
+            }
+            // Two futures made at one site (in `startedFuture`), and one made at another.
+            let gates = [Gate(), Gate(), Gate()]
+            let first = startedFuture(gates[0])
+            let second = startedFuture(gates[1])
+            let third = BackgroundFuture { () -> Int in
+                gates[2].wait()
+                return 3
+            }
+            writeLine("repeated site: \(first._creationSite)")
+            writeLine("other site: \(third._creationSite)")
+            // The first read waits until it has been reported.
+            Thread.detachNewThread {
+                reported.wait()
+                gates[0].open()
+            }
+            asTheMainThread { _ = readBlocking(first) }
+            // The second, from the same site, waits many thresholds (only so that a report would
+            // be due: nothing is timed), and is not reported again.
+            Thread.detachNewThread {
+                waitUntil { waitingReaders(of: second) == 1 }
+                let parked = ContinuousClock.now
+                waitUntil { ContinuousClock.now - parked > .milliseconds(400) }
+                gates[1].open()
+            }
+            asTheMainThread { _ = readBlocking(second) }
+            // Another site is reported as the first was.
+            Thread.detachNewThread {
+                reported.wait()
+                gates[2].open()
+            }
+            asTheMainThread { _ = readBlocking(third) }
+        }
+        let lines = outputLines(exit)
+        let repeated = value(after: "repeated site: ", in: lines)
+        let other = value(after: "other site: ", in: lines)
+        #expect(repeated.hasPrefix("FuturesTests/DiagnosticsReportTests.swift:"))
+        #expect(
+            lines.filter { $0.hasPrefix("report: ") } == [
+                "report: mainThreadWait | BackgroundFuture<Int> | \(repeated)",
+                "report: mainThreadWait | BackgroundFuture<Int> | \(other)",
+            ])
+        let text = value(after: "text: ", in: lines)
+        #expect(text.hasPrefix("the main thread has waited "))
+        #expect(text.contains("for BackgroundFuture<Int> created at \(repeated), and still waits"))
+        #expect(text.contains("reported once for this creation site"))
+    }
+
+    @Test("a main-thread read that resolves before the threshold is not reported")
+    func shortMainThreadWaitIsNotReported() async {
+        let exit = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            exitIfNotTrapped(within: .seconds(60), status: EXIT_FAILURE)
+            // Far longer than the read can take, even on a slow machine.
+            FutureDiagnostics.mainThreadWaitThreshold = .seconds(3_600)
+            FutureDiagnostics.handler = { report in writeLine("report: \(report.problem) | \(report.creationSite)") }
+            let gate = Gate()
+            let future = startedFuture(gate)
+            Thread.detachNewThread {
+                waitUntil { waitingReaders(of: future) == 1 }
+                gate.open()
+            }
+            asTheMainThread { _ = readBlocking(future) }
+            writeLine("read: \(future.peek.map { "\($0)" } ?? "pending")")
+        }
+        let lines = outputLines(exit)
+        #expect(lines.contains("read: success(1)"))
+        #expect(!lines.contains { $0.hasPrefix("report: ") })
+    }
+
+    @Test("a long blocking read off the main thread is not reported")
+    func longWaitOffTheMainThreadIsNotReported() async {
+        let exit = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            exitIfNotTrapped(within: .seconds(60), status: EXIT_FAILURE)
+            FutureDiagnostics.mainThreadWaitThreshold = .milliseconds(20)
+            FutureDiagnostics.handler = { report in writeLine("report: \(report.problem) | \(report.creationSite)") }
+            let gate = Gate()
+            let future = startedFuture(gate)
+            Thread.detachNewThread {
+                waitUntil { waitingReaders(of: future) == 1 }
+                let parked = ContinuousClock.now
+                waitUntil { ContinuousClock.now - parked > .milliseconds(400) }
+                gate.open()
+            }
+            readBlocking(onNewThread { _ = readBlocking(future) })
+            writeLine("read: \(future.peek.map { "\($0)" } ?? "pending")")
+        }
+        let lines = outputLines(exit)
+        #expect(lines.contains("read: success(1)"))
+        #expect(!lines.contains { $0.hasPrefix("report: ") })
+    }
+}
+
+/// Replaces `FutureDiagnostics.handler` for one test: keeps the reports about futures made in
+/// this file, with the thread each came on, and hands the others to the handler it replaced,
+/// which `restore()` puts back.
+final class ReportCollector: Sendable {
+    struct Delivered: Sendable {
+        let report: FutureDiagnostics.Report
+        let thread: UInt
+    }
+
+    private let previous: @Sendable (FutureDiagnostics.Report) -> Void
+    private let kept = Locked<[Delivered]>([])
+
+    init() {
+        let previous = FutureDiagnostics.handler
+        self.previous = previous
+        FutureDiagnostics.handler = { [kept] report in
+            guard report.creationSite.hasPrefix("FuturesTests/DiagnosticsReportTests.swift:") else {
+                return previous(report)
+            }
+            kept.withLock { $0.append(Delivered(report: report, thread: currentThreadID())) }
+        }
+    }
+
+    /// Puts back the handler this one replaced.
+    func restore() {
+        FutureDiagnostics.handler = previous
+    }
+
+    /// The reports about the future or promise made at `site`, in order, with their threads.
+    func delivered(from site: String) -> [Delivered] {
+        kept.withLock { $0.filter { $0.report.creationSite == site } }
+    }
+
+    /// The reports about the future or promise made at `site`, in order.
+    func reports(from site: String) -> [FutureDiagnostics.Report] {
+        delivered(from: site).map(\.report)
+    }
+}
+
+/// A background future whose work runs (it is not queued, so a reader cannot claim it) and
+/// returns 1 once `gate` opens. Every future it makes has one creation site: this line's.
+private func startedFuture(_ gate: Gate) -> Future<Int, Never> {
+    let started = DispatchSemaphore(value: 0)
+    let future = BackgroundFuture { () -> Int in
+        started.signal()
+        gate.wait()
+        return 1
+    }
+    started.wait()
+    return future
+}
+
+/// Writes `text` and a new line to standard output, unbuffered: what an exit test's child tells
+/// its parent.
+func writeLine(_ text: String) {
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+}
+
+/// The lines an exit test's child wrote to standard output.
+func outputLines(_ exit: ExitTest.Result?) -> [String] {
+    String(decoding: exit?.standardOutputContent ?? [], as: UTF8.self).split(separator: "\n").map(String.init)
+}
+
+/// What follows `prefix` on the first line that starts with it, or "" if none does.
+func value(after prefix: String, in lines: [String]) -> String {
+    lines.first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) } ?? ""
+}
