@@ -128,7 +128,7 @@ struct DiagnosticsReportTests {
     @Test("a long blocking read on the main thread is reported once per creation site, even when read twice")
     func mainThreadWaitIsReportedOncePerSite() async {
         let exit = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            exitIfNotTrapped(within: .seconds(60), status: EXIT_FAILURE)
+            exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
             FutureDiagnostics.mainThreadWaitThreshold = .milliseconds(20)
             let reported = DispatchSemaphore(value: 0)
             FutureDiagnostics.handler = { report in
@@ -186,7 +186,7 @@ struct DiagnosticsReportTests {
     @Test("a main-thread read that resolves before the threshold is not reported")
     func shortMainThreadWaitIsNotReported() async {
         let exit = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            exitIfNotTrapped(within: .seconds(60), status: EXIT_FAILURE)
+            exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
             // Far longer than the read can take, even on a slow machine.
             FutureDiagnostics.mainThreadWaitThreshold = .seconds(3_600)
             FutureDiagnostics.handler = { report in writeLine("report: \(report.problem) | \(report.creationSite)") }
@@ -207,7 +207,7 @@ struct DiagnosticsReportTests {
     @Test("a long blocking read off the main thread is not reported")
     func longWaitOffTheMainThreadIsNotReported() async {
         let exit = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            exitIfNotTrapped(within: .seconds(60), status: EXIT_FAILURE)
+            exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
             FutureDiagnostics.mainThreadWaitThreshold = .milliseconds(20)
             FutureDiagnostics.handler = { report in writeLine("report: \(report.problem) | \(report.creationSite)") }
             let gate = Gate()

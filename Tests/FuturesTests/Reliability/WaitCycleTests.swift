@@ -34,7 +34,7 @@ struct WaitCycleTests {
         let exit = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent]
         ) { [spec] in
-            exitIfNotTrapped(within: .seconds(60))
+            exitIfNotTrapped(within: .seconds(240))
             let ring = WaitRing(spec)
             ring.printCycleNames()
             ring.close()
@@ -48,7 +48,7 @@ struct WaitCycleTests {
         let exit = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent]
         ) {
-            exitIfNotTrapped(within: .seconds(60))
+            exitIfNotTrapped(within: .seconds(240))
             let ring = WaitRing(WaitRing.Spec([(.lazy, .direct), (.lazy, .direct), (.global, .direct)]))
             ring.printCycleNames()
             ring.close()
@@ -60,7 +60,7 @@ struct WaitCycleTests {
     @Test("a cycle in which work runs on the main thread says so")
     func cycleThroughTheMainThread() async {
         let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            exitIfNotTrapped(within: .seconds(60))
+            exitIfNotTrapped(within: .seconds(240))
             // No main-thread wait report: its wake-up would take the main thread out of the wait
             // table for a moment, and the background thread could then look, find no cycle, park,
             // and leave the main thread to find the cycle, from the other end.
@@ -138,7 +138,7 @@ struct WaitCycleTests {
     @Test("a timed read is not a link of a cycle: it ends on its own")
     func timedReadsAreNotLinks() async {
         await #expect(processExitsWith: .success) {
-            exitIfNotTrapped(within: .seconds(60), status: EXIT_FAILURE)
+            exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
             let started = DispatchSemaphore(value: 0)
             let gate = Gate()
             let box = LockedBox<Future<Int, any Error>?>(nil)
@@ -167,7 +167,7 @@ struct WaitCycleTests {
     @Test("a wait for a pending promise is never part of a cycle, even when the one who would complete it waits")
     func pendingPromisesEndTheSearch() async {
         await #expect(processExitsWith: .success) {
-            exitIfNotTrapped(within: .seconds(60), status: EXIT_FAILURE)
+            exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
             // A waits for the promise, B waits for A and would complete the promise after: a real
             // deadlock, but nothing tells Futures that B is the one who completes the promise.
             let promise = Promise<Int, Never>()
@@ -193,7 +193,7 @@ struct WaitCycleTests {
     @Test("a derived future with several sources ends the search: another source may resolve it")
     func severalSourcesEndTheSearch() async {
         await #expect(processExitsWith: .success) {
-            exitIfNotTrapped(within: .seconds(60), status: EXIT_FAILURE)
+            exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
             let started = DispatchSemaphore(value: 0)
             let gate = Gate()
             let promise = Promise<Int, Never>()

@@ -96,7 +96,7 @@ struct WaitingFuturesSnapshotTests {
         let exit = await #expect(
             processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]
         ) {
-            exitIfNotTrapped(within: .seconds(60), status: EXIT_FAILURE)
+            exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
             FutureDiagnostics.mainThreadWaitThreshold = .seconds(86_400)  // no report in the output
             FutureDiagnostics.printWaitingFutures()  // nothing yet
             let gate = Gate()
