@@ -90,4 +90,19 @@ struct RunnerSample: Equatable {
         }
         return (cpu.multipliedReportingOverflow(by: 2).partialValue >= wall ? .computing : .unknown, next)
     }
+
+    /// Whether, since `previous`, the runner moved on to another job after at most two, and used
+    /// less than a quarter of a core meanwhile: its jobs are long and mostly idle, so they may
+    /// block, but each ended before a second look at it could judge it. The monitor then looks
+    /// again soon instead of backing off, or jobs that block for less than its longest interval
+    /// would never be seen twice. Runners of short jobs move on by many jobs between looks, and
+    /// those that compute use their core: neither keeps the monitor looking often.
+    func ranLongIdleJobs(since previous: RunnerSample) -> Bool {
+        guard previous.job != job, job &- previous.job <= 2, wallNanoseconds > previous.wallNanoseconds else {
+            return false
+        }
+        let wall = wallNanoseconds - previous.wallNanoseconds
+        let cpu = cpuNanoseconds >= previous.cpuNanoseconds ? cpuNanoseconds - previous.cpuNanoseconds : 0
+        return cpu.multipliedReportingOverflow(by: 4).partialValue < wall
+    }
 }

@@ -51,16 +51,16 @@ extension ThreadPool {
                 sleepUntilWoken()
                 continue
             }
+            var suspects = false
             if look.workWaits {
                 quiet = 0
-                samples = judge(look.running, since: samples, minimumInterval: shortest / 2)
+                (samples, suspects) = judge(look.running, since: samples, minimumInterval: shortest / 2)
                 startRunnersForMonitor()
             } else {
                 quiet &+= interval
                 samples.removeAll()
             }
-            interval = Self.nextInterval(
-                after: interval, shortest: shortest, suspects: samples.values.contains { $0.idleLooks > 0 })
+            interval = Self.nextInterval(after: interval, shortest: shortest, suspects: suspects)
             sleep(nanoseconds: interval)
         }
     }
@@ -71,7 +71,8 @@ extension ThreadPool {
     static let stopAfter: UInt64 = 100_000_000
 
     /// The wait before the next look: the shortest while a runner looks blocked (so that the
-    /// second look, which decides, comes soon), otherwise twice the last, up to 16 times the
+    /// second look, which decides, comes soon) or runs long jobs that hardly compute
+    /// (`RunnerSample.ranLongIdleJobs(since:)`), otherwise twice the last, up to 16 times the
     /// shortest. Work that computes keeps every runner busy and the queue full for long, and a
     /// look every millisecond then only takes a core from it (BENCHMARKS.md, group 2).
     static func nextInterval(after interval: UInt64, shortest: UInt64, suspects: Bool) -> UInt64 {
@@ -79,18 +80,22 @@ extension ThreadPool {
     }
 
     /// Looks at each running worker once, stops counting those that block and counts again
-    /// those that compute; returns the new looks.
+    /// those that compute; returns the new looks, and whether a runner is worth a look again soon
+    /// (it looks idle, or ran long idle jobs since the last look).
     private func judge(
         _ running: [WorkerRecord], since samples: [ObjectIdentifier: RunnerSample], minimumInterval: UInt64
-    ) -> [ObjectIdentifier: RunnerSample] {
+    ) -> (samples: [ObjectIdentifier: RunnerSample], suspects: Bool) {
         let now = monotonicNanoseconds()
         var next: [ObjectIdentifier: RunnerSample] = [:]
+        var suspects = false
         for worker in running {
             guard let cpu = worker.probe.cpuNanoseconds() else { continue }
             var sample = RunnerSample(job: worker.jobNumber, cpuNanoseconds: cpu, wallNanoseconds: now)
             if let previous = samples[ObjectIdentifier(worker)] {
+                if sample.ranLongIdleJobs(since: previous) { suspects = true }
                 let (verdict, judged) = sample.judged(since: previous, minimumInterval: minimumInterval)
                 sample = judged
+                if sample.idleLooks > 0 { suspects = true }
                 switch verdict {
                 case .mayBeBlocked:
                     if worker.currentState == .computing, worker.probe.isRunnable() != true {
@@ -104,7 +109,7 @@ extension ThreadPool {
             }
             next[ObjectIdentifier(worker)] = sample
         }
-        return next
+        return (next, suspects)
     }
 
     private func sleepUntilWoken() {

@@ -97,4 +97,24 @@ struct PoolCensusTests {
         #expect(look(cpu: 0, job: 4, since: afterFirst).0 == .unknown)  // another job: no judgement
         #expect(look(cpu: 0, wall: ms / 4, since: afterFirst).0 == .unknown)  // looks too close together
     }
+
+    @Test("a runner that moved on by one or two mostly idle jobs between looks keeps the monitor looking often")
+    func longIdleJobs() {
+        let ms: UInt64 = 1_000_000
+        let before = RunnerSample(job: 10, cpuNanoseconds: 5 * ms, wallNanoseconds: 100 * ms)
+        func ranLongIdleJobs(jobs: UInt64, cpu: UInt64, wall: UInt64 = 16 * ms) -> Bool {
+            RunnerSample(job: 10 + jobs, cpuNanoseconds: 5 * ms + cpu, wallNanoseconds: 100 * ms + wall)
+                .ranLongIdleJobs(since: before)
+        }
+        // Jobs that block 10 ms, seen 16 ms apart: a new job each look, hardly any CPU time.
+        #expect(ranLongIdleJobs(jobs: 1, cpu: ms / 10))
+        #expect(ranLongIdleJobs(jobs: 2, cpu: 3 * ms))
+        // The same job: judged by `judged(since:)` instead.
+        #expect(!ranLongIdleJobs(jobs: 0, cpu: 0))
+        // Many short jobs between two looks: a batch of trivial work, no reason to look often.
+        #expect(!ranLongIdleJobs(jobs: 300, cpu: ms))
+        // Jobs that compute.
+        #expect(!ranLongIdleJobs(jobs: 1, cpu: 12 * ms))
+        #expect(!ranLongIdleJobs(jobs: 1, cpu: 0, wall: 0))
+    }
 }

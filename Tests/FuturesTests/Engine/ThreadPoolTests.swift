@@ -69,6 +69,32 @@ struct ThreadPoolTests {
         #expect(pool.pool.threads.peak >= 16)
     }
 
+    /// Jobs that block for less than the monitor's longest interval between looks are still
+    /// seen: computing jobs first let the monitor back off to its longest interval (each look
+    /// finds them computing), then jobs that sleep 8 ms each must still run more than two at
+    /// once. A monitor that judged a runner only when it found it on the same job twice never
+    /// saw these (each look found a new job), and ran them two at a time.
+    @Test(.timeLimit(.minutes(5)))
+    func shortBlockingJobsAreSeenAfterTheMonitorBackedOff() {
+        let pool = IsolatedPool(cpuSlots: 2, maxThreads: 32)
+        let computing = (0..<3).map { _ in
+            BackgroundFuture(on: pool.context) { () -> Int in
+                spin(for: .milliseconds(150))
+                return 0
+            }
+        }
+        let meter = ConcurrencyMeter()
+        let sleepers = (0..<96).map { _ in
+            BackgroundFuture(on: pool.context) { () -> Int in
+                meter.measure { usleep(8_000) }
+                return 1
+            }
+        }
+        #expect(computing.map(\.value) == [0, 0, 0])
+        #expect(sleepers.reduce(0) { $0 + $1.value } == 96)
+        #expect(meter.maximum > 2)
+    }
+
     /// The same on the default global context, as a user meets it.
     @Test(.timeLimit(.minutes(5)))
     func blockingLoadsOnTheDefaultContextRunBeyondTheCores() {
