@@ -113,15 +113,18 @@ extension FutureDiagnostics {
             if let work = parked.running.last { found[key]?.waitingWork.append(WaitCycle.name(work)) }
         }
         order.sort { found[$0]!.waiters > found[$1]!.waiters }
-        for pool in ThreadPool.livePools {
-            for future in pool.queuedFutures() {
-                let key = ObjectIdentifier(future)
-                if found[key] == nil {
-                    order.append(key)
-                    found[key] = Found(future: future)
-                }
-                found[key]?.queue = pool.configuration.label
+        var queued: [(future: _FutureCore, label: String)] = []
+        ThreadPool.forEachLivePool { pool in
+            let label = pool.configuration.label
+            for future in pool.queuedFutures() { queued.append((future, label)) }
+        }
+        for (future, label) in queued {
+            let key = ObjectIdentifier(future)
+            if found[key] == nil {
+                order.append(key)
+                found[key] = Found(future: future)
             }
+            found[key]?.queue = label
         }
         return order.compactMap { found[$0]?.snapshot() }
     }

@@ -81,22 +81,31 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
         self.configuration = configuration
         census = PoolCensus(cpuSlots: configuration.cpuSlots, maxThreads: configuration.maxThreads)
         super.init(cpuSlots: configuration.cpuSlots)
-        Self.live.withLock { pools in
-            pools.removeAll { $0.pool == nil }
-            pools.append(WeakPool(pool: self))
+        let address = ObjectIdentifier(self)
+        let unretained = Unmanaged.passUnretained(self)
+        Self.live.withLock { pools in pools[address] = unretained }
+    }
+
+    deinit {
+        let address = ObjectIdentifier(self)
+        Self.live.withLock { pools in _ = pools.removeValue(forKey: address) }
+    }
+
+    /// Every pool alive, unretained, for ``FutureDiagnostics/waitingFutures()``; a pool removes
+    /// itself in `deinit`, under the lock.
+    ///
+    /// Not weak references: a weak reference gives the object a side table, and then every retain
+    /// and release of it takes the runtime's slow path. Every future made on a pool retains the
+    /// pool once and releases it once, so a weak list cost about 450 instructions a future, a
+    /// third of a trivial background job.
+    private static let live = LockedBox<[ObjectIdentifier: Unmanaged<ThreadPool>]>([:])
+
+    /// Calls `body` with each pool alive, under the registry's lock: a pool whose last reference
+    /// goes meanwhile waits in `deinit` until `body` is done with it.
+    static func forEachLivePool(_ body: (ThreadPool) -> Void) {
+        live.withLock { pools in
+            for pool in pools.values { pool._withUnsafeGuaranteedRef { body($0) } }
         }
-    }
-
-    /// Every pool alive, for ``FutureDiagnostics/waitingFutures()``.
-    private static let live = LockedBox<[WeakPool]>([])
-
-    private struct WeakPool: Sendable {
-        weak var pool: ThreadPool?
-    }
-
-    /// The pools alive now.
-    static var livePools: [ThreadPool] {
-        live.withLock { pools in pools.compactMap(\.pool) }
     }
 
     /// The futures whose work waits in this pool's queue and has not been claimed, oldest first.

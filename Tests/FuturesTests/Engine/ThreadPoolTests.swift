@@ -86,7 +86,7 @@ struct ThreadPoolTests {
         let meter = ConcurrencyMeter()
         let sleepers = (0..<96).map { _ in
             BackgroundFuture(on: pool.context) { () -> Int in
-                meter.measure { usleep(8_000) }
+                _ = meter.measure { usleep(8_000) }
                 return 1
             }
         }
