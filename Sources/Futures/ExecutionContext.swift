@@ -13,6 +13,10 @@ import Foundation
 /// behind the rule for when a blocked reader runs queued background work itself. The global
 /// contexts and ``io`` run work on threads of Futures' own, never on Swift's cooperative pool, so
 /// a blocking read inside a future's work holds none of the few threads async code runs on.
+///
+/// Make a context of your own once and keep it (a `static let`, or a property of the object
+/// that uses it), as ``queue(_:)`` and ``init(_:)`` contexts count their work per instance: two
+/// contexts made on the same queue each count only their own.
 public struct ExecutionContext: Sendable {
     /// The context's scheduling: a thread pool, or a closure's owner.
     @usableFromInline let scheduler: ContextScheduler

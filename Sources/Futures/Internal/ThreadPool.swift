@@ -244,12 +244,19 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
     private func runJobs(record: WorkerRecord, state: ThreadState) {
         // Whether this worker has just watched the queue, in vain: it waits next instead.
         var watched = false
+        // Whether the worker has just ended a job and is still in that job's state.
+        var endingJob = false
         while true {
-            if !jobs.isEmpty, computing.load(ordering: .relaxed) < cpuSlots {
+            let mayRun =
+                endingJob
+                ? record.mayGoOn(computing: computing.load(ordering: .relaxed), cpuSlots: cpuSlots)
+                : computing.load(ordering: .relaxed) < cpuSlots
+            if !jobs.isEmpty, mayRun {
                 var job = jobs.pop()
                 // A future's job leaves `queued` when its work leaves `pending`; a closure, now.
                 if case .closure? = job { queued.wrappingSubtract(1, ordering: .relaxed) }
-                record.beginJob()
+                if endingJob { record.nextJob() } else { record.beginJob() }
+                endingJob = false
                 let start = planStart(limit: 2)
                 let wakeMonitor = requestMonitorIfNeeded()
                 lock.unlock()
@@ -262,11 +269,16 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
                 job = nil
                 state.countedBy = nil
                 // The job ends under the lock, so that no decision sees its slot free while this
-                // worker, about to look at the queue again, is neither computing nor coming.
+                // worker, about to look at the queue again, is neither computing nor coming; if
+                // a job waits, the worker goes on to it in the same state.
                 lock.lock()
-                record.endJob()
+                endingJob = true
                 watched = false
                 continue
+            }
+            if endingJob {
+                record.endJob()
+                endingJob = false
             }
             if isShutDown && jobs.isEmpty { return }
             if jobs.isEmpty, !watched, census.spinning == 0, Self.spinNanoseconds > 0 {

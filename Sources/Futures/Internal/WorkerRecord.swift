@@ -54,6 +54,22 @@ final class WorkerRecord: Sendable {
         }
     }
 
+    /// Whether the worker, at the end of a job and still in that job's state, may go straight on
+    /// to the next queued job: a computing worker gives its own slot to the next job, so it may
+    /// while no more than `cpuSlots` compute, itself included; a blocked one holds no slot, and
+    /// needs a free one, as a worker that starts from idle does.
+    func mayGoOn(computing: Int, cpuSlots: Int) -> Bool {
+        currentState == .computing ? computing <= cpuSlots : computing < cpuSlots
+    }
+
+    /// One job ends and the next begins: `computing` and `blocked` stay as they are, which is what
+    /// `endJob()` then `beginJob()` would give, without moving the pool's `computing` counter down
+    /// and up again (two changes, per job, of a counter every runner shares).
+    func nextJob() {
+        jobs.wrappingAdd(1, ordering: .relaxed)
+        lastJobBlocked.store(currentState == .blocked, ordering: .relaxed)
+    }
+
     /// `computing | blocked → idle`, as the worker ends a job.
     func endJob() {
         let previous = state.exchange(State.idle.rawValue, ordering: .relaxed)

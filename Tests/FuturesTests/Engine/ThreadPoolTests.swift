@@ -66,7 +66,10 @@ struct ThreadPoolTests {
             }
         }
         #expect(futures.allSatisfy { $0.value })
-        #expect(pool.pool.threads.peak >= 16)
+        // The test's thread, reading a future whose job is still queued once the monitor has seen
+        // the runners block (fewer compute than the slots), may run that job itself: one fewer
+        // pool thread.
+        #expect(pool.pool.threads.peak >= 15)
     }
 
     /// Jobs that block for less than the monitor's longest interval between looks are still
