@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -11,8 +12,8 @@ import Synchronization
 #endif
 
 // Everything Futures asks of the operating system directly, in one file: the thread-local slot
-// behind `ThreadState`, and the probes with which a thread pool's monitor tells a blocked runner
-// from a computing one. The rest of the module imports no C library.
+// behind `ThreadState`, a thread pool's lock, and the probes with which a thread pool's monitor
+// tells a blocked runner from a computing one. The rest of the module imports no C library.
 
 /// One thread-local slot that holds a retained object per thread, released when the thread exits.
 ///
@@ -168,4 +169,66 @@ func monotonicNanoseconds() -> UInt64 {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
     return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
+/// A thread pool's lock and condition: a pthread mutex that, on Linux, spins a moment before it
+/// sleeps when it finds the lock taken (glibc's adaptive mutex), and a condition on it.
+///
+/// A pool's lock is held for a few dozen instructions at a time (a push; a pop and the census
+/// arithmetic), by the submitting thread once per job and by each worker once per job. With the
+/// default mutex (`NSCondition`'s), a thread that found it taken went to sleep in the kernel and
+/// had to be woken, which cost more than the critical section it waited for: creating 1,000
+/// trivial background futures while the workers ran them took about 1.5 times as long as on the
+/// work pool this pool replaced (BENCHMARKS.md, "This round"). Spinning first lets the holder
+/// leave instead.
+final class PoolLock: @unchecked Sendable {
+    // @unchecked: the mutex and the condition are the synchronization; their storage is
+    // allocated once, never moved, and freed in deinit, when no thread can use them.
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    init() {
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        #if canImport(Glibc)
+            pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+        #elseif canImport(Musl) || canImport(Darwin)
+            // No adaptive mutex: the default one.
+        #else
+            #error("PoolLock needs a mutex for this platform")
+        #endif
+        pthread_mutex_init(mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
+    /// Wakes one waiting thread.
+    func signal() { pthread_cond_signal(condition) }
+    /// Wakes every waiting thread.
+    func broadcast() { pthread_cond_broadcast(condition) }
+    /// Waits for a signal; called and returns with the lock held.
+    func wait() { pthread_cond_wait(condition, mutex) }
+
+    /// Waits for a signal until `deadline` (wall-clock time, as `pthread_cond_timedwait` takes
+    /// it); returns `false` if the deadline passed first. Called and returns with the lock held.
+    func wait(until deadline: Date) -> Bool {
+        let seconds = deadline.timeIntervalSince1970
+        guard seconds.isFinite, seconds < Double(Int32.max) else {
+            wait()
+            return true
+        }
+        var time = timespec()
+        time.tv_sec = Int(seconds)
+        time.tv_nsec = Int((seconds - Double(Int(seconds))) * 1_000_000_000)
+        return pthread_cond_timedwait(condition, mutex, &time) != ETIMEDOUT
+    }
 }

@@ -48,7 +48,7 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
 
     let configuration: Configuration
 
-    private let lock = NSCondition()
+    private let lock = PoolLock()
     @exclusivity(unchecked) private var jobs = JobRing()
     @exclusivity(unchecked) private var census: PoolCensus
     @exclusivity(unchecked) private var workers: [WorkerRecord] = []
