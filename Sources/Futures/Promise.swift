@@ -17,42 +17,42 @@
 /// ``FutureDiagnostics/handler``; the future stays pending, as in release builds.
 public struct Promise<Value: Sendable, Failure: Error>: Sendable {
     #if DEBUG
-    /// The future, held by the object that reports the promise if it is dropped pending.
-    private let watch: PromiseWatch<Value, Failure>
+        /// The future, held by the object that reports the promise if it is dropped pending.
+        private let watch: PromiseWatch<Value, Failure>
 
-    /// The future this promise completes.
-    ///
-    /// ```swift
-    /// let ready = Promise<Void, Never>()
-    /// ready.future.onSuccess { print("ready") }
-    /// ```
-    public var future: Future<Value, Failure> { watch.future }
+        /// The future this promise completes.
+        ///
+        /// ```swift
+        /// let ready = Promise<Void, Never>()
+        /// ready.future.onSuccess { print("ready") }
+        /// ```
+        public var future: Future<Value, Failure> { watch.future }
 
-    /// Makes a promise with a pending future.
-    ///
-    /// ```swift
-    /// let ready = Promise<Void, Never>()
-    /// ```
-    public init(fileID: StaticString = #fileID, line: UInt = #line) {
-        watch = PromiseWatch(Future(kind: .promise, work: nil, fileID: fileID, line: line))
-    }
+        /// Makes a promise with a pending future.
+        ///
+        /// ```swift
+        /// let ready = Promise<Void, Never>()
+        /// ```
+        public init(fileID: StaticString = #fileID, line: UInt = #line) {
+            watch = PromiseWatch(Future(kind: .promise, work: nil, fileID: fileID, line: line))
+        }
     #else
-    /// The future this promise completes.
-    ///
-    /// ```swift
-    /// let ready = Promise<Void, Never>()
-    /// ready.future.onSuccess { print("ready") }
-    /// ```
-    public let future: Future<Value, Failure>
+        /// The future this promise completes.
+        ///
+        /// ```swift
+        /// let ready = Promise<Void, Never>()
+        /// ready.future.onSuccess { print("ready") }
+        /// ```
+        public let future: Future<Value, Failure>
 
-    /// Makes a promise with a pending future.
-    ///
-    /// ```swift
-    /// let ready = Promise<Void, Never>()
-    /// ```
-    public init(fileID: StaticString = #fileID, line: UInt = #line) {
-        future = Future(kind: .promise, work: nil, fileID: fileID, line: line)
-    }
+        /// Makes a promise with a pending future.
+        ///
+        /// ```swift
+        /// let ready = Promise<Void, Never>()
+        /// ```
+        public init(fileID: StaticString = #fileID, line: UInt = #line) {
+            future = Future(kind: .promise, work: nil, fileID: fileID, line: line)
+        }
     #endif
 
     /// Resolves the future with `value`.

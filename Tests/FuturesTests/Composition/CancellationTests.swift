@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import Futures
 
 @Suite("cancel and isCancelled")
@@ -14,7 +15,9 @@ struct CancellationTests {
         do {
             let token = Token()
             weakToken = token
-            future = LazyFuture { () throws -> Int in withExtendedLifetime(token) { runs.increment() }; return 1 }
+            future = LazyFuture { () throws -> Int in
+                withExtendedLifetime(token) { runs.increment() }; return 1
+            }
         }
         #expect(future.cancel())
         #expect(weakToken == nil)
@@ -30,7 +33,9 @@ struct CancellationTests {
         let gate = CompositionGate()
         serial.async { gate.wait() }
         let runs = CallCounter()
-        let future = BackgroundFuture(on: .queue(serial)) { () throws -> Int in runs.increment(); return 1 }
+        let future = BackgroundFuture(on: .queue(serial)) { () throws -> Int in
+            runs.increment(); return 1
+        }
         future.cancel()
         gate.open()
         serial.sync {}
@@ -149,7 +154,9 @@ struct CancellationTests {
     func cancelDelayed() {
         let runs = CallCounter()
         let made = ContinuousClock.now
-        let future = BackgroundFuture(after: .milliseconds(20)) { () throws -> Int in runs.increment(); return 1 }
+        let future = BackgroundFuture(after: .milliseconds(20)) { () throws -> Int in
+            runs.increment(); return 1
+        }
         future.cancel()
         // On a machine so loaded that the cancel came after the delay, the work may have started
         // first: nothing to check then.
