@@ -221,7 +221,9 @@ struct ThreadPoolTests {
         for _ in futures { #expect(finished.wait(timeout: .now() + 60) == .success) }
         #expect(futures.allSatisfy { $0.value })
         let during = threadsNamed("futures.ui")
-        #expect(during >= 24)
+        // The pool's own peak: on a machine so loaded that 2 seconds pass between the last job
+        // and this line, some threads may have retired already.
+        #expect(pool.threads.peak >= 24)
         #expect(
             eventually {
                 pool.threads.now <= ContextScheduler.cores && threadsNamed("futures.ui") <= ContextScheduler.cores
