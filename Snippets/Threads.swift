@@ -90,7 +90,8 @@ func neverCalledEither() {
 
 // snippet.selfFlatMap
 let cell = Promise<Future<Int, any Error>, Never>()
-let looped = BackgroundFuture { () throws -> Int in 1 }.flatMap { _ in cell.future.value }
+// A lazy source: nothing runs before the read, so `cell` holds `looped` when the closure runs.
+let looped = LazyFuture { () throws -> Int in 1 }.flatMap { _ in cell.future.value }
 cell.succeed(looped)  // the closure returns `looped` itself
 do {
     _ = try looped.value

@@ -102,7 +102,8 @@ finished.wait()
  with `FutureCycleError` instead.
  */
 let cell = Promise<Future<Int, any Error>, Never>()
-let looped = BackgroundFuture { () throws -> Int in 1 }.flatMap { _ in cell.future.value }
+// A lazy source: nothing runs before the read, so `cell` holds `looped` when the closure runs.
+let looped = LazyFuture { () throws -> Int in 1 }.flatMap { _ in cell.future.value }
 cell.succeed(looped)  // the closure returns `looped` itself
 let loopedResult = looped.result
 print("a flatMap given its own future: \(loopedResult)")
