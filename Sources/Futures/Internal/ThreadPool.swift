@@ -280,7 +280,11 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
                 record.endJob()
                 endingJob = false
             }
-            if isShutDown && jobs.isEmpty { return }
+            if isShutDown && jobs.isEmpty {
+                // Workers that wait for a slot after the shutdown look again, and exit too.
+                lock.broadcast()
+                return
+            }
             if jobs.isEmpty, !watched, census.spinning == 0, Self.spinNanoseconds > 0 {
                 census.spinning = 1
                 lock.unlock()
@@ -340,7 +344,12 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
         defer { census.idle -= 1 }
         let mayRetire = census.threads > configuration.keptThreads
         let deadline = mayRetire ? Date(timeIntervalSinceNow: configuration.idleTimeout.seconds) : .distantFuture
-        while census.wakeTokens == 0 && !isShutDown {
+        // After a shutdown a worker leaves this wait to run what is left, or to exit once nothing
+        // is; while jobs are left and no slot is free, it waits like any other: returning at once
+        // would make it spin, holding the lock that the runner about to free a slot must take.
+        while census.wakeTokens == 0
+            && !(isShutDown && (jobs.isEmpty || computing.load(ordering: .relaxed) < cpuSlots))
+        {
             if mayRetire {
                 if !lock.wait(until: deadline) { break }
             } else {

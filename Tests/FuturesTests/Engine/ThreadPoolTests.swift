@@ -98,6 +98,48 @@ struct ThreadPoolTests {
         #expect(meter.maximum > 2)
     }
 
+    /// A pool shut down while its only slot is taken and jobs wait still runs them, and an idle
+    /// worker woken by the shutdown waits for a slot instead of spinning: it used to return from
+    /// its wait at once, over and over, holding the lock that the busy runner needed to end its
+    /// job, and the queued jobs never ran (a hang the random graph met under ThreadSanitizer).
+    @Test(.timeLimit(.minutes(5)))
+    func aPoolShutDownWithQueuedJobsAndNoFreeSlotRunsThem() {
+        let pool = IsolatedPool(cpuSlots: 1, maxThreads: 2, keptThreads: 2, detectsBlocking: false)
+        // Two threads: the first job parks on a promise, which frees the slot for a second thread
+        // that runs the job completing it.
+        let ready = Promise<Int, Never>()
+        let parked = BackgroundFuture(on: pool.context) { ready.future.value }
+        let completer = BackgroundFuture(on: pool.context) { () -> Int in
+            ready.succeed(1)
+            return 0
+        }
+        #expect(parked.value == 1 && completer.value == 0)
+        #expect(eventually { pool.pool.threads.now == 2 })
+        // One job holds the only slot (blocked where no monitor sees it); two more wait.
+        let started = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let holder = BackgroundFuture(on: pool.context) { () -> Int in
+            started.signal()
+            gate.wait()
+            return 3
+        }
+        #expect(started.wait(timeout: .now() + 60) == .success)
+        let queued = (4...5).map { index in
+            BackgroundFuture(on: pool.context) { () -> Int in
+                finished.signal()
+                return index
+            }
+        }
+        pool.pool.shutDown()  // wakes the idle worker, with no slot for it
+        gate.signal()
+        // Waited for without reading them: a reader could run them itself and hide the hang.
+        #expect(finished.wait(timeout: .now() + 60) == .success)
+        #expect(finished.wait(timeout: .now() + 60) == .success)
+        #expect(holder.value == 3 && queued.map(\.value) == [4, 5])
+        #expect(eventually { pool.pool.threads.now == 0 })
+    }
+
     /// The same on the default global context, as a user meets it.
     @Test(.timeLimit(.minutes(5)))
     func blockingLoadsOnTheDefaultContextRunBeyondTheCores() {
