@@ -82,9 +82,8 @@ struct RunnerSample: Equatable {
         guard previous.job == job, wallNanoseconds >= previous.wallNanoseconds &+ minimumInterval else {
             return (.unknown, next)
         }
-        let wall = wallNanoseconds - previous.wallNanoseconds
-        let cpu = cpuNanoseconds >= previous.cpuNanoseconds ? cpuNanoseconds - previous.cpuNanoseconds : 0
-        if cpu.multipliedReportingOverflow(by: 4).partialValue < wall {
+        let (cpu, wall) = elapsed(since: previous)
+        if Self.isIdle(cpu: cpu, wall: wall) {
             next.idleLooks = previous.idleLooks + 1
             return (next.idleLooks >= 2 ? .mayBeBlocked : .unknown, next)
         }
@@ -101,8 +100,19 @@ struct RunnerSample: Equatable {
         guard previous.job != job, job &- previous.job <= 2, wallNanoseconds > previous.wallNanoseconds else {
             return false
         }
-        let wall = wallNanoseconds - previous.wallNanoseconds
+        let (cpu, wall) = elapsed(since: previous)
+        return Self.isIdle(cpu: cpu, wall: wall)
+    }
+
+    /// The CPU and wall time since `previous`, for a look taken after it (a CPU time that seems to
+    /// go back counts as none).
+    private func elapsed(since previous: RunnerSample) -> (cpu: UInt64, wall: UInt64) {
         let cpu = cpuNanoseconds >= previous.cpuNanoseconds ? cpuNanoseconds - previous.cpuNanoseconds : 0
-        return cpu.multipliedReportingOverflow(by: 4).partialValue < wall
+        return (cpu, wallNanoseconds - previous.wallNanoseconds)
+    }
+
+    /// Whether `cpu` is less than a quarter of `wall`: less than a quarter of a core used.
+    private static func isIdle(cpu: UInt64, wall: UInt64) -> Bool {
+        cpu.multipliedReportingOverflow(by: 4).partialValue < wall
     }
 }
