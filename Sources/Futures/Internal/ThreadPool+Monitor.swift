@@ -98,8 +98,8 @@ extension ThreadPool {
                 if sample.idleLooks > 0 { suspects = true }
                 switch verdict {
                 case .mayBeBlocked:
-                    if worker.currentState == .computing, worker.probe.isRunnable() != true {
-                        _ = worker.markBlocked()
+                    if worker.currentState == .computing, worker.probe.isRunnable() != true, worker.markBlocked() {
+                        blockedVerdicts.wrappingAdd(1, ordering: .relaxed)
                     }
                 case .computing:
                     worker.markComputing()

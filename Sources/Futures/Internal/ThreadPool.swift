@@ -63,6 +63,9 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
     private let threadCount = Atomic<Int>(0)
     /// The most threads alive at once, for tests and benchmarks.
     private let threadPeak = Atomic<Int>(0)
+    /// How many times the monitor found a computing runner blocked and freed its slot, for tests
+    /// and benchmarks: each may let the pool start one more thread.
+    let blockedVerdicts = Atomic<Int>(0)
 
     let monitorCondition = NSCondition()
     @exclusivity(unchecked) var monitorWakeUps = 0
