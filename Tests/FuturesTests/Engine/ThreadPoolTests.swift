@@ -106,13 +106,22 @@ struct ThreadPoolTests {
     func aPoolShutDownWithQueuedJobsAndNoFreeSlotRunsThem() {
         let pool = IsolatedPool(cpuSlots: 1, maxThreads: 2, keptThreads: 2, detectsBlocking: false)
         // Two threads: the first job parks on a promise, which frees the slot for a second thread
-        // that runs the job completing it.
+        // that runs the job completing it. Both are waited for without reading them: a reader
+        // may run a queued job itself (under AddressSanitizer it once took the first, and the pool
+        // never needed a second thread).
         let ready = Promise<Int, Never>()
-        let parked = BackgroundFuture(on: pool.context) { ready.future.value }
+        let setUp = DispatchSemaphore(value: 0)
+        let parked = BackgroundFuture(on: pool.context) { () -> Int in
+            defer { setUp.signal() }
+            return ready.future.value
+        }
         let completer = BackgroundFuture(on: pool.context) { () -> Int in
+            defer { setUp.signal() }
             ready.succeed(1)
             return 0
         }
+        #expect(setUp.wait(timeout: .now() + 60) == .success)
+        #expect(setUp.wait(timeout: .now() + 60) == .success)
         #expect(parked.value == 1 && completer.value == 0)
         #expect(eventually { pool.pool.threads.now == 2 })
         // One job holds the only slot (blocked where no monitor sees it); two more wait.
