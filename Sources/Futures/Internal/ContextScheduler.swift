@@ -125,13 +125,17 @@ class ContextScheduler: @unchecked Sendable {
         return true
     }
 
-    /// Stops counting this thread. A slot it frees for queued work is found by the pool's monitor,
-    /// which watches while work waits for a slot, rather than by a lock round here on every
-    /// claimed run.
+    /// Stops counting this thread; if jobs are queued, the slot it frees goes to them
+    /// (`runnerSlotFreed()`). A job submitted while this run held the last slot started no
+    /// runner, and nothing else would start one: it waited for the next submit, or for ever. The
+    /// common run, a future read at once after it was made, finds nothing queued and pays one
+    /// load. A submit that races this check (each side may read the other's counter before its
+    /// change) is covered by the pool's monitor, which that submit asked to watch.
     @usableFromInline
     final func endCountedRun() {
         ThreadState.current.countedBy = nil
         computing.wrappingSubtract(1, ordering: .relaxed)
+        if queued.load(ordering: .relaxed) > 0 { runnerSlotFreed() }
     }
 }
 

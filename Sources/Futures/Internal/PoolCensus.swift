@@ -35,6 +35,10 @@ struct PoolCensus: Equatable {
         queued > comingRunners && computing + comingRunners >= cpuSlots
     }
 
+    /// Whether queued work could start now on a free slot, with no runner on its way to it: what
+    /// a slot freed without a start leaves (the monitor then starts the runners).
+    var slotWaitsForARunner: Bool { runnersWanted > 0 }
+
     /// The decision to start runners: wake idle workers first, then spawn threads up to the bound.
     struct Start: Equatable {
         var wake = 0

@@ -57,6 +57,8 @@ extension ThreadPool {
                 (samples, suspects) = judge(look.running, since: samples, minimumInterval: shortest / 2)
                 startRunnersForMonitor()
             } else {
+                // A slot freed without a start (a reader's run that raced a submit): take it up.
+                if look.slotWaits { startRunnersForMonitor() }
                 quiet &+= interval
                 samples.removeAll()
             }

@@ -381,7 +381,7 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
     /// What the monitor looks at: the workers running a job, and whether work waits for a slot
     /// now. With `mayStop`, a look that finds the queue empty also lets the monitor stop (and
     /// says so): a later need wakes it again.
-    func lookForMonitor(mayStop: Bool) -> (running: [WorkerRecord], workWaits: Bool, stopped: Bool, shutDown: Bool) {
+    func lookForMonitor(mayStop: Bool) -> MonitorLook {
         lock.lock()
         defer { lock.unlock() }
         census.queued = jobs.count
@@ -389,7 +389,22 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
         let stopped = mayStop && jobs.isEmpty
         if stopped { monitorRequested = false }
         let running = workers.filter { $0.currentState != .idle }
-        return (running, census.workWaitsForASlot, stopped, isShutDown)
+        return MonitorLook(
+            running: running, workWaits: census.workWaitsForASlot, slotWaits: census.slotWaitsForARunner,
+            stopped: stopped, shutDown: isShutDown)
+    }
+
+    /// What the monitor sees at one look.
+    struct MonitorLook {
+        /// The workers running a job.
+        var running: [WorkerRecord]
+        /// Work waits for a slot: a blocked runner's slot may be worth freeing.
+        var workWaits: Bool
+        /// Work waits beside a free slot, with no runner on its way: one must be started.
+        var slotWaits: Bool
+        /// The queue was empty long enough: the monitor stops until it is needed again.
+        var stopped: Bool
+        var shutDown: Bool
     }
 
     /// Starts every runner the queue can use now, after the monitor freed slots.

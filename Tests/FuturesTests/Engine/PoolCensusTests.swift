@@ -59,6 +59,23 @@ struct PoolCensusTests {
         #expect(census.startRunners(limit: .max) == .init())
     }
 
+    @Test("a freed slot beside queued work with no runner coming is one the monitor must fill; not when a runner comes")
+    func slotWaitsForARunner() {
+        var census = Self.census(cpuSlots: 1)
+        census.threads = 1
+        census.idle = 1
+        census.queued = 1
+        census.computing = 1
+        // The slot is taken: work waits for it, and no runner is wanted.
+        #expect(census.workWaitsForASlot && !census.slotWaitsForARunner)
+        // The reader's run ends: the slot is free and nobody comes.
+        census.computing = 0
+        #expect(!census.workWaitsForASlot && census.slotWaitsForARunner)
+        #expect(census.startRunners(limit: .max) == .init(wake: 1, spawn: 0))
+        // The woken worker is on its way: nothing more to do.
+        #expect(!census.slotWaitsForARunner)
+    }
+
     @Test("a spinning worker counts as a coming runner: one job needs no other")
     func spinnerTakesTheJob() {
         var census = Self.census()

@@ -312,6 +312,39 @@ struct ThreadPoolTests {
         }
     }
 
+    /// A top-level reader that runs a claimed job holds the pool's only slot, so a job submitted
+    /// meanwhile starts no runner; when the reader's run ends, the slot must go to that job. It
+    /// used to wait for the next submit instead, for ever at the end of a program (the monitor
+    /// started runners only while work waited for a taken slot): a hang met in a clean-clone CI
+    /// run. The pool's one worker is kept (it never retires, which would also have run the job),
+    /// and sleeps before the reader's run ends, so that only that end, or the monitor, can start
+    /// it; without a monitor, only that end. Each round counts only if the reader, not the
+    /// worker, ran the first job.
+    @Test(.timeLimit(.minutes(5)), arguments: [true, false])
+    func workQueuedWhileAReaderHoldsTheSlotRunsWhenTheReaderIsDone(monitored: Bool) {
+        var roundsRunByTheReader = 0
+        for _ in 0..<20 where roundsRunByTheReader < 3 {
+            let pool = IsolatedPool(
+                label: "ft-handover", cpuSlots: 1, maxThreads: 4, keptThreads: 1, detectsBlocking: monitored)
+            let reader = currentThreadID()
+            let finished = DispatchSemaphore(value: 0)
+            let first = BackgroundFuture(on: pool.context) { () -> Bool in
+                guard currentThreadID() == reader else { return false }
+                _ = BackgroundFuture(on: pool.context) { finished.signal() }
+                #expect(eventually { Self.allAsleep(threadStates(named: "ft-handover")) })
+                return true
+            }
+            guard first.value else { continue }
+            roundsRunByTheReader += 1
+            #expect(finished.wait(timeout: .now() + 60) == .success)
+        }
+        #expect(roundsRunByTheReader > 0)
+    }
+
+    private static func allAsleep(_ states: [String]) -> Bool {
+        !states.isEmpty && states.allSatisfy { $0 == "S" }
+    }
+
     /// A tree of futures, each waiting on its children with blocking reads, on a pool of one slot
     /// and two threads: readers inside work run queued children themselves.
     @Test(.timeLimit(.minutes(5)))

@@ -27,10 +27,17 @@ struct RandomGraphStressTests {
         let start = ContinuousClock.now
         let graph = RandomGraph(seed: seed, count: StressSettings.nodeCount)
         let built = graph.build()
+        // Which actors of the run are done, for the watchdog's message: blocking readers, async
+        // readers, the promise completer and the canceller.
+        let done = AtomicCounters(count: 4)
         let watchdog = HangWatchdog(limit: .seconds(120)) {
             let pending = built.futures.indices.filter { !built.futures[$0].isResolved }
+            let pool = (ExecutionContext.global().scheduler as? ThreadPool)?.stateDescription ?? "?"
             return "random graph seed \(seed) did not finish (replay: FUTURES_STRESS_SEED=\(seed)); "
-                + "\(pending.count) nodes unresolved, the first: \(pending.prefix(10).map { "\($0) \(graph.nodes[$0].kind)" })"
+                + "\(pending.count) nodes unresolved, the first: \(pending.prefix(10).map { "\($0) \(graph.nodes[$0].kind)" }); "
+                + "done: \(done[0])/\(StressSettings.blockingReaders) blocking readers, "
+                + "\(done[1])/\(StressSettings.asyncReaders) async readers, completer \(done[2]), canceller \(done[3]); "
+                + "callbacks run: \(built.allCallbacksRan.isResolved ? "all" : "not all"); global context: \(pool)"
         }
         defer { watchdog.disarm() }
 
@@ -39,13 +46,25 @@ struct RandomGraphStressTests {
             onNewThread {
                 let seen = graph.readBlocking(built, reader: reader)
                 blockingObservations.withLock { $0[reader] = seen }
+                done.increment(0)
             }
         }
-        threads.append(onNewThread { graph.completePromises(of: built) })
-        threads.append(onNewThread { graph.cancelRacingNodes(of: built) })
+        threads.append(
+            onNewThread {
+                graph.completePromises(of: built)
+                done.increment(2)
+            })
+        threads.append(
+            onNewThread {
+                graph.cancelRacingNodes(of: built)
+                done.increment(3)
+            })
         let asyncObservations = await withTaskGroup(of: [Outcome].self) { group in
             for reader in 0..<StressSettings.asyncReaders {
-                group.addTask { await graph.readAsync(built, reader: reader) }
+                group.addTask {
+                    defer { done.increment(1) }
+                    return await graph.readAsync(built, reader: reader)
+                }
             }
             return await group.reduce(into: [[Outcome]]()) { $0.append($1) }
         }
