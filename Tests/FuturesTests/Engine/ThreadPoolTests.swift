@@ -567,7 +567,7 @@ final class Barrier: @unchecked Sendable {
 func threadsNamed(_ name: String) -> Int {
     let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
     return tasks.count { task in
-        let comm = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
+        let comm = readKernelFile("/proc/self/task/\(task)/comm")
         return comm?.trimmingCharacters(in: .newlines) == name
     }
 }
@@ -576,9 +576,9 @@ func threadsNamed(_ name: String) -> Int {
 func threadStates(named name: String) -> [String] {
     let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
     return tasks.compactMap { task in
-        let comm = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
+        let comm = readKernelFile("/proc/self/task/\(task)/comm")
         guard comm?.trimmingCharacters(in: .newlines) == name,
-            let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+            let stat = readKernelFile("/proc/self/task/\(task)/stat"),
             let close = stat.lastIndex(of: ")")
         else { return nil }
         return stat[stat.index(after: close)...].split(separator: " ").first.map(String.init)

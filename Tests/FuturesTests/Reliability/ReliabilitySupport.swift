@@ -126,7 +126,7 @@ final class PeakGauge: Sendable {
 
 /// The process's thread count, from the kernel (`Threads:` in `/proc/self/status`).
 func processThreadCount() -> Int {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
+    guard let status = readKernelFile("/proc/self/status") else { return -1 }
     for line in status.split(separator: "\n") where line.hasPrefix("Threads:") {
         return Int(line.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces)) ?? -1
     }
