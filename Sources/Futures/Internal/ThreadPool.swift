@@ -404,6 +404,7 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
         var slotWaits: Bool
         /// The queue was empty long enough: the monitor stops until it is needed again.
         var stopped: Bool
+        /// The pool was shut down: the monitor exits.
         var shutDown: Bool
     }
 
