@@ -108,7 +108,7 @@ struct ThreadProbe: Sendable {
         #else
             guard threadID > 0 else { return nil }
             // "tid (comm) S …": the state letter follows the last ')'; comm may hold spaces or ')'.
-            guard let stat = Self.readSmallFile("/proc/self/task/\(threadID)/stat"),
+            guard let stat = readKernelFile("/proc/self/task/\(threadID)/stat"),
                 let close = stat.lastIndex(of: UInt8(ascii: ")")),
                 stat.index(close, offsetBy: 2) < stat.endIndex
             else { return nil }
@@ -130,23 +130,25 @@ struct ThreadProbe: Sendable {
     #else
         /// The calling thread's kernel id: the first field of `/proc/thread-self/stat`.
         private static func currentKernelThreadID() -> Int32 {
-            guard let stat = readSmallFile("/proc/thread-self/stat"),
+            guard let stat = readKernelFile("/proc/thread-self/stat"),
                 let space = stat.firstIndex(of: UInt8(ascii: " "))
             else { return 0 }
             return Int32(String(decoding: stat[..<space], as: UTF8.self)) ?? 0
         }
-
-        /// The first 512 bytes of a file, read with one system call; `nil` if it cannot be read.
-        private static func readSmallFile(_ path: String) -> [UInt8]? {
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { return nil }
-            defer { close(descriptor) }
-            var buffer = [UInt8](repeating: 0, count: 512)
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else { return nil }
-            return Array(buffer[..<count])
-        }
     #endif
+}
+
+/// The first `capacity` bytes of a small file of the kernel's (`/proc/…`), read with one system
+/// call (the kernel hands such a file over whole when it fits); `nil` if it cannot be read, as
+/// when the thread it describes has exited.
+func readKernelFile(_ path: String, capacity: Int = 512) -> [UInt8]? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var buffer = [UInt8](repeating: 0, count: capacity)
+    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+    guard count > 0 else { return nil }
+    return Array(buffer[..<count])
 }
 
 /// Names the calling thread, for debuggers and `/proc/self/task/*/comm`; Linux keeps 15 bytes.

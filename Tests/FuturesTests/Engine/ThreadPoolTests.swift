@@ -261,8 +261,7 @@ struct ThreadPoolTests {
         let pool = IsolatedPool(label: "ft-idle", cpuSlots: 2, maxThreads: 4, keptThreads: 4, idleTimeout: .seconds(60))
         let futures = (0..<100).map { index in BackgroundFuture(on: pool.context) { index } }
         #expect(futures.map(\.value) == Array(0..<100))
-        #expect(eventually { threadStates(named: "ft-idle").allSatisfy { $0 == "S" } })
-        #expect(!threadStates(named: "ft-idle").isEmpty)
+        #expect(eventually { allThreadsAsleep(named: "ft-idle") })
     }
 
     /// The global contexts' extra threads retire too, within their documented 2 seconds (the test
@@ -331,7 +330,7 @@ struct ThreadPoolTests {
             let first = BackgroundFuture(on: pool.context) { () -> Bool in
                 guard currentThreadID() == reader else { return false }
                 _ = BackgroundFuture(on: pool.context) { finished.signal() }
-                #expect(eventually { Self.allAsleep(threadStates(named: "ft-handover")) })
+                #expect(eventually { allThreadsAsleep(named: "ft-handover") })
                 return true
             }
             guard first.value else { continue }
@@ -339,10 +338,6 @@ struct ThreadPoolTests {
             #expect(finished.wait(timeout: .now() + 60) == .success)
         }
         #expect(roundsRunByTheReader > 0)
-    }
-
-    private static func allAsleep(_ states: [String]) -> Bool {
-        !states.isEmpty && states.allSatisfy { $0 == "S" }
     }
 
     /// A tree of futures, each waiting on its children with blocking reads, on a pool of one slot
@@ -567,7 +562,7 @@ final class Barrier: @unchecked Sendable {
 func threadsNamed(_ name: String) -> Int {
     let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
     return tasks.count { task in
-        let comm = readKernelFile("/proc/self/task/\(task)/comm")
+        let comm = readKernelText("/proc/self/task/\(task)/comm")
         return comm?.trimmingCharacters(in: .newlines) == name
     }
 }
@@ -576,13 +571,20 @@ func threadsNamed(_ name: String) -> Int {
 func threadStates(named name: String) -> [String] {
     let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
     return tasks.compactMap { task in
-        let comm = readKernelFile("/proc/self/task/\(task)/comm")
+        let comm = readKernelText("/proc/self/task/\(task)/comm")
         guard comm?.trimmingCharacters(in: .newlines) == name,
-            let stat = readKernelFile("/proc/self/task/\(task)/stat"),
+            let stat = readKernelText("/proc/self/task/\(task)/stat"),
             let close = stat.lastIndex(of: ")")
         else { return nil }
         return stat[stat.index(after: close)...].split(separator: " ").first.map(String.init)
     }
+}
+
+/// Whether this process has threads named `name` and the kernel has put every one of them to
+/// sleep ("S").
+func allThreadsAsleep(named name: String) -> Bool {
+    let states = threadStates(named: name)
+    return !states.isEmpty && states.allSatisfy { $0 == "S" }
 }
 
 /// Whether `condition` holds within `limit`, looking every millisecond: a bounded wait for

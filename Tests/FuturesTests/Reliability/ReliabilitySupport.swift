@@ -126,7 +126,7 @@ final class PeakGauge: Sendable {
 
 /// The process's thread count, from the kernel (`Threads:` in `/proc/self/status`).
 func processThreadCount() -> Int {
-    guard let status = readKernelFile("/proc/self/status") else { return -1 }
+    guard let status = readKernelText("/proc/self/status") else { return -1 }
     for line in status.split(separator: "\n") where line.hasPrefix("Threads:") {
         return Int(line.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces)) ?? -1
     }

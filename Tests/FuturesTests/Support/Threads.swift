@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import Futures
+
 /// Runs `body` on a thread of its own — not a Dispatch worker, not a cooperative thread — and
 /// returns its result when it finishes.
 ///
@@ -51,20 +53,10 @@ final class Watcher<Observation: Sendable>: Sendable {
 let runsUnderThreadSanitizer: Bool = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
 
 /// The text of a small file of the kernel's (`/proc/self/…`), or `nil` if it cannot be read
-/// (a thread's files vanish when it exits). Plain `open` and `read`: Foundation's
-/// `String(contentsOfFile:)` once leaked its 4 KiB read buffer reading a pool thread's `stat`
-/// file under AddressSanitizer, most likely as the thread exited, and LeakSanitizer failed the run.
-func readKernelFile(_ path: String) -> String? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while bytes.count < 1 << 20 {
-        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        if count < 0 { return nil }
-        if count == 0 { break }
-        bytes += chunk[..<count]
-    }
-    return String(decoding: bytes, as: UTF8.self)
+/// (a thread's files vanish when it exits); the engine's own reader, given a page. Not
+/// Foundation's `String(contentsOfFile:)`, which once leaked its 4 KiB read buffer reading a pool
+/// thread's `stat` file under AddressSanitizer, most likely as the thread exited, and
+/// LeakSanitizer failed the run.
+func readKernelText(_ path: String) -> String? {
+    readKernelFile(path, capacity: 4096).map { String(decoding: $0, as: UTF8.self) }
 }
