@@ -125,15 +125,21 @@ class ContextScheduler: @unchecked Sendable {
         return true
     }
 
-    /// Stops counting this thread; if jobs are queued, the slot it frees goes to them
-    /// (`runnerSlotFreed()`). A job submitted while this run held the last slot started no
-    /// runner, and nothing else would start one: it waited for the next submit, or for ever. The
-    /// common run, a future read at once after it was made, finds nothing queued and pays one
-    /// load. A submit that races this check (each side may read the other's counter before its
-    /// change) is covered by the pool's monitor, which that submit asked to watch.
+    /// Stops counting this thread.
     @usableFromInline
     final func endCountedRun() {
         ThreadState.current.countedBy = nil
+        releaseSlot()
+    }
+
+    /// Counts one computing runner out (it ended its run, or parks); if jobs are queued, the slot
+    /// it frees goes to them (`runnerSlotFreed()`). A job submitted while that runner held the
+    /// last slot started no runner, and nothing else would start one: it waited for the next
+    /// submit, or for ever. The common run, a future read at once after it was made, finds
+    /// nothing queued and pays one load. A submit that races this check (each side may read the
+    /// other's counter before its change) is covered by the pool's monitor, which that submit
+    /// asked to watch.
+    final func releaseSlot() {
         computing.wrappingSubtract(1, ordering: .relaxed)
         if queued.load(ordering: .relaxed) > 0 { runnerSlotFreed() }
     }
@@ -159,8 +165,7 @@ struct RunnerAccounting {
             return RunnerAccounting(kind: .worker(worker))
         }
         if state.worker == nil, let scheduler = state.countedBy {
-            scheduler.computing.wrappingSubtract(1, ordering: .relaxed)
-            if scheduler.queued.load(ordering: .relaxed) > 0 { scheduler.runnerSlotFreed() }
+            scheduler.releaseSlot()
             return RunnerAccounting(kind: .counted(scheduler))
         }
         return RunnerAccounting(kind: .none)
