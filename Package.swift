@@ -20,7 +20,10 @@ let package = Package(
         .target(name: "Futures", swiftSettings: strictSettings),
         .target(name: "FutureProxy", dependencies: ["Futures"], swiftSettings: strictSettings),
         .executableTarget(name: "futures-demo", dependencies: ["Futures"], swiftSettings: strictSettings),
-        .testTarget(name: "FuturesTests", dependencies: ["Futures"], swiftSettings: strictSettings),
+        // The test process's narrow-pool switch, read before `main` (docs/testing.md).
+        .target(name: "CooperativePoolHog", path: "Tests/CooperativePoolHog"),
+        .testTarget(
+            name: "FuturesTests", dependencies: ["Futures", "CooperativePoolHog"], swiftSettings: strictSettings),
         .testTarget(name: "FutureProxyTests", dependencies: ["FutureProxy"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

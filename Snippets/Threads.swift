@@ -106,6 +106,7 @@ FutureDiagnostics.handler = { report in
     switch report.problem {
     case .promiseDroppedWhilePending: print("lost promise: \(report.future) from \(report.creationSite)")
     case .mainThreadWait: print("main thread blocked by \(report.future) from \(report.creationSite)")
+    case .blockingReadOnCooperativeThread: print("a task blocked on \(report.future); use await get()")
     }
 }
 FutureDiagnostics.mainThreadWaitThreshold = .milliseconds(100)

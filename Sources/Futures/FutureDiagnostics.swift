@@ -7,9 +7,11 @@ import Foundation
 ///   for them, the last thread of the cycle to wait stops the program with a message that names
 ///   every future of the cycle, in order, with its kind and creation site. Only the slow path of a
 ///   reader that parks is checked; a read of a resolved future costs nothing more.
-/// - **Reports**, in debug builds: a ``Promise`` dropped while its future is pending, and a
-///   blocking read on the main thread that waits longer than ``mainThreadWaitThreshold``, each
-///   reported once through ``handler``. Release builds make no report and pay nothing for them.
+/// - **Reports**, in debug builds: a ``Promise`` dropped while its future is pending; a blocking
+///   read on the main thread that waits longer than ``mainThreadWaitThreshold``, or that runs the
+///   work itself for that long; and a blocking read on a thread of Swift's cooperative pool that
+///   waits that long. Each is reported once per creation site through ``handler``. Release builds
+///   make no report and pay nothing for them.
 /// - **A snapshot of what waits**, in every build: ``waitingFutures()`` and
 ///   ``printWaitingFutures(limit:)`` list the unresolved futures that threads wait for, or whose work
 ///   waits in a queue, for when a program seems stuck.
@@ -34,6 +36,7 @@ public enum FutureDiagnostics {
         /// switch report.problem {
         /// case .promiseDroppedWhilePending: print("a promise was dropped at \(report.creationSite)")
         /// case .mainThreadWait: print("the main thread waited for \(report.future)")
+        /// case .blockingReadOnCooperativeThread: print("a task blocked a pool thread on \(report.future)")
         /// }
         /// ```
         public enum Problem: Sendable, Hashable {
@@ -45,6 +48,13 @@ public enum FutureDiagnostics {
             /// ``FutureDiagnostics/mainThreadWaitThreshold``: reported while it still waits, once
             /// per creation site of the future read.
             case mainThreadWait
+            /// A blocking read on a thread of Swift's cooperative pool (synchronous code called
+            /// from a task, such as a helper that reads `.value`) waited longer than
+            /// ``FutureDiagnostics/mainThreadWaitThreshold``: reported while it still waits, once
+            /// per creation site of the future read. The pool has one thread per core and adds
+            /// none when they block, so such reads stall every task and can deadlock; async code
+            /// reads with ``Future/get()``.
+            case blockingReadOnCooperativeThread
         }
 
         /// What went wrong.
@@ -74,8 +84,8 @@ public enum FutureDiagnostics {
 
     /// What receives each ``Report``; by default ``printToStandardError``.
     ///
-    /// It is called on the thread where the problem was seen (the main thread for a long wait
-    /// there, any thread for a dropped promise), holding no lock of Futures; keep it short, and
+    /// It is called on the thread where the problem was seen (the waiting thread for a long wait,
+    /// any thread for a dropped promise), holding no lock of Futures; keep it short, and
     /// do not block in it. Setting it from any thread is safe.
     ///
     /// ```swift
@@ -100,9 +110,10 @@ public enum FutureDiagnostics {
         writeToStandardError("Futures: \(report.description)\n")
     }
 
-    /// How long a blocking read on the main thread may wait before it is reported, in debug
-    /// builds; 250 milliseconds by default (Apple's threshold for a hang). Setting it from any
-    /// thread is safe; it applies to reads that start waiting afterwards.
+    /// How long a blocking read on the main thread or on a thread of Swift's cooperative pool may
+    /// wait (or, on the main thread, run the work itself) before it is reported, in debug builds;
+    /// 250 milliseconds by default (Apple's threshold for a hang). Setting it from any thread is
+    /// safe; it applies to reads that start waiting afterwards.
     ///
     /// ```swift
     /// FutureDiagnostics.mainThreadWaitThreshold = .milliseconds(100)

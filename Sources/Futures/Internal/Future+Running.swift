@@ -33,6 +33,10 @@ extension Future {
     ///   the future while the work ran.
     @inlinable
     final func _runClaimedWork() -> Result<Value, Failure> {
+        #if DEBUG
+            let watch = MainThreadRunWatch(running: self)
+            defer { watch.finish(running: self) }
+        #endif
         // The work's closure, and all it captured, is released when `_runWork` returns, before
         // the future resolves: a reader that wakes can rely on it being gone.
         let result = _runWork()

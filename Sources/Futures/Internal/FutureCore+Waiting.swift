@@ -8,7 +8,7 @@ extension _FutureCore {
         var start: ContinuousClock.Instant?
         var firstLook = true
         var spun = false
-        var watch = MainThreadWaitWatch()
+        var watch = BlockingWaitWatch()
         while true {
             let word = _word
             switch word.phase {
@@ -51,7 +51,7 @@ extension _FutureCore {
     /// Waits until the future resolves or `deadline` passes; returns whether it resolved.
     /// Never runs work on this thread.
     final func waitUntilResolved(deadline: ContinuousClock.Instant) -> Bool {
-        var watch = MainThreadWaitWatch()
+        var watch = BlockingWaitWatch()
         while true {
             let word = _word
             if word.isResolved { return true }
@@ -91,7 +91,7 @@ extension _FutureCore {
     /// (`RunnerAccounting`), so that the context may start other work meanwhile: nested waits
     /// never hold the parallelism of a pool. `watch` may bring the deadline forward, in debug
     /// builds, to report a long wait on the main thread while it still waits.
-    private func park(until deadline: ContinuousClock.Instant?, watch: inout MainThreadWaitWatch) {
+    private func park(until deadline: ContinuousClock.Instant?, watch: inout BlockingWaitWatch) {
         let wakeUp = watch.parkDeadline(reading: self, deadline)
         let registration = WaitRegistry.register(
             parkingOn: self, waitsForever: deadline == nil, isMainThread: MainThread.isCurrent)
