@@ -20,10 +20,10 @@ let package = Package(
         .target(name: "Futures", swiftSettings: strictSettings),
         .target(name: "FutureProxy", dependencies: ["Futures"], swiftSettings: strictSettings),
         .executableTarget(name: "futures-demo", dependencies: ["Futures"], swiftSettings: strictSettings),
-        // The test process's narrow-pool switch, read before `main` (docs/testing.md).
-        .target(name: "CooperativePoolHog", path: "Tests/CooperativePoolHog"),
+        // Hooks run as the test process starts: the hang dump on SIGUSR1, the narrow pool (docs/testing.md).
+        .target(name: "TestProcessHooks", path: "Tests/TestProcessHooks"),
         .testTarget(
-            name: "FuturesTests", dependencies: ["Futures", "CooperativePoolHog"], swiftSettings: strictSettings),
+            name: "FuturesTests", dependencies: ["Futures", "TestProcessHooks"], swiftSettings: strictSettings),
         .testTarget(name: "FutureProxyTests", dependencies: ["FutureProxy"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Future {
     /// The value, suspending the calling task until the future resolves.
     ///
@@ -32,9 +34,11 @@ extension Future {
             return try result.get()
         }
         startWithoutBlocking()
+        AsyncReaders.suspended.add(1, ordering: .relaxed)
         let result = await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Value, Failure>, Never>) in
             _whenResolved { continuation.resume(returning: $0) }
         }
+        AsyncReaders.suspended.subtract(1, ordering: .relaxed)
         return try result.get()
     }
 
@@ -68,6 +72,8 @@ extension Future {
         if Task.isCancelled { return nil }
         _startWithoutBlocking()
         let wait = CancellableWait<Result<Value, Failure>>()
+        AsyncReaders.suspended.add(1, ordering: .relaxed)
+        defer { AsyncReaders.suspended.subtract(1, ordering: .relaxed) }
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Value, Failure>?, Never>) in
                 if wait.install(continuation) {
@@ -78,6 +84,13 @@ extension Future {
             wait.cancel()
         }
     }
+}
+
+/// The tasks suspended in a wait of ``Future/get()`` or ``Future/cancellableResult()`` now, for
+/// ``FutureDiagnostics/waitingFutures()``'s readers and hang reports: a count, changed only on
+/// the slow path of a read that suspends.
+enum AsyncReaders {
+    static let suspended = Atomic<Int>(0)
 }
 
 /// One cancellable wait of `cancellableResult()`: whichever of the future's resolution and the

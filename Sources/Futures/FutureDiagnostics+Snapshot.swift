@@ -150,7 +150,25 @@ extension FutureDiagnostics {
             futures.isEmpty ? "Futures: no future is waited for or queued\n" : "Futures waiting: \(futures.count)\n"
         for future in futures.prefix(max(0, limit)) { text += "  \(future)\n" }
         if futures.count > limit { text += "  … and \(futures.count - max(0, limit)) more\n" }
+        let suspended = suspendedTasks
+        if suspended > 0 { text += "  tasks suspended in get() or cancellableResult(): \(suspended)\n" }
         writeToStandardError(text)
+    }
+
+    /// How many tasks are suspended now in ``Future/get()`` or ``Future/cancellableResult()``,
+    /// waiting for a future to resolve.
+    ///
+    /// Such tasks hold no thread, so ``waitingFutures()`` does not count them among a future's
+    /// waiters. When a program seems stuck, a count that stays above zero while every future they
+    /// could wait for has resolved means that Swift's cooperative pool has no free thread to
+    /// resume them: look for blocking reads on it (reported as
+    /// ``Report/Problem/blockingReadOnCooperativeThread`` in debug builds).
+    ///
+    /// ```swift
+    /// print("tasks waiting for futures: \(FutureDiagnostics.suspendedTasks)")
+    /// ```
+    public static var suspendedTasks: Int {
+        AsyncReaders.suspended.load(ordering: .relaxed)
     }
 
     /// What `waitingFutures()` gathers about one future.

@@ -14,7 +14,8 @@ import Testing
 /// tests run in exit tests: the sites already reported, the threshold and the stand-in then belong
 /// to one test alone.
 @Suite(
-    "diagnostic reports: dropped promises and long main-thread waits", .serialized,
+    "diagnostic reports: dropped promises, long main-thread waits and blocking reads on the cooperative pool",
+    .serialized,
     .enabled(if: FutureDiagnostics.reportsProblems, "release builds make no reports"))
 struct DiagnosticsReportTests {
     // MARK: Dropped promises
@@ -218,12 +219,74 @@ struct DiagnosticsReportTests {
                 waitUntil { ContinuousClock.now - parked > .milliseconds(400) }
                 gate.open()
             }
-            readBlocking(onNewThread { _ = readBlocking(future) })
+            // A plain thread's read: neither the main thread nor one of Swift's cooperative pool
+            // (this body runs on one, so it awaits the thread instead of reading).
+            await onNewThread { _ = readBlocking(future) }.get()
             writeLine("read: \(future.peek.map { "\($0)" } ?? "pending")")
         }
         let lines = outputLines(exit)
         #expect(lines.contains("read: success(1)"))
         #expect(!lines.contains { $0.hasPrefix("report: ") })
+    }
+
+    @Test("a main-thread read that runs slow work itself is reported once per creation site, after the work")
+    func mainThreadRunningWorkItselfIsReported() async {
+        let exit = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
+            FutureDiagnostics.mainThreadWaitThreshold = .milliseconds(20)
+            FutureDiagnostics.handler = { report in
+                writeLine("report: \(report.problem) | \(report.future) | \(report.creationSite)")
+                writeLine("text: \(report.description)")
+            }
+            // The work runs on the reading thread (a lazy future) for many thresholds (only so
+            // that a report is due: nothing is timed), twice from one site.
+            let slowWork = { @Sendable () -> LazyFuture<Int, Never> in
+                LazyFuture {
+                    let start = ContinuousClock.now
+                    waitUntil { ContinuousClock.now - start > .milliseconds(200) }
+                    return 2
+                }
+            }
+            let first = slowWork()
+            writeLine("site: \(first._creationSite)")
+            asTheMainThread { writeLine("read: \(readBlocking(first))") }
+            asTheMainThread { writeLine("read: \(readBlocking(slowWork()))") }
+            // Quick work is not reported.
+            asTheMainThread { writeLine("read: \(readBlocking(LazyFuture { 3 }))") }
+        }
+        let lines = outputLines(exit)
+        let site = value(after: "site: ", in: lines)
+        #expect(lines.filter { $0.hasPrefix("read: ") } == ["read: 2", "read: 2", "read: 3"])
+        #expect(lines.filter { $0.hasPrefix("report: ") } == ["report: mainThreadWait | LazyFuture<Int> | \(site)"])
+        let text = value(after: "text: ", in: lines)
+        #expect(text.hasPrefix("the main thread spent "))
+        #expect(text.contains("running the work of LazyFuture<Int> created at \(site) itself"))
+    }
+
+    @Test("a main-thread read of a promise says that what completes it must not need the main thread")
+    func mainThreadWaitForAPromiseNamesTheDeadlock() async {
+        let exit = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
+            FutureDiagnostics.mainThreadWaitThreshold = .milliseconds(20)
+            let reported = DispatchSemaphore(value: 0)
+            FutureDiagnostics.handler = { report in
+                writeLine("report: \(report.problem) | \(report.future)")
+                writeLine("text: \(report.description)")
+                reported.signal()
+            }
+            let promise = Promise<Int, Never>()
+            Thread.detachNewThread {
+                reported.wait()
+                promise.succeed(4)
+            }
+            asTheMainThread { writeLine("read: \(readBlocking(promise.future))") }
+        }
+        let lines = outputLines(exit)
+        #expect(lines.contains("read: 4"))
+        #expect(lines.filter { $0.hasPrefix("report: ") } == ["report: mainThreadWait | Future<Int> (promise)"])
+        let text = value(after: "text: ", in: lines)
+        #expect(text.contains("If what would resolve it needs the main thread (main-actor code such as a Task"))
+        #expect(text.contains("it never will while the main thread waits: a deadlock"))
     }
 }
 

@@ -167,7 +167,9 @@ final class HangWatchdog: Sendable {
         let finished = finished
         Thread.detachNewThread {
             if finished.wait(timeout: .now() + limit.dispatchInterval) == .timedOut {
-                fatalError("hang detected after \(limit): \(describe())")
+                let description = describe()
+                HangDump.write(reason: "hang detected after \(limit): \(description)")
+                fatalError("hang detected after \(limit): \(description)")
             }
         }
     }

@@ -1,5 +1,5 @@
-#ifndef FUTURES_COOPERATIVE_POOL_HOG_H
-#define FUTURES_COOPERATIVE_POOL_HOG_H
+#ifndef FUTURES_TEST_PROCESS_HOOKS_H
+#define FUTURES_TEST_PROCESS_HOOKS_H
 
 /// Whether the narrow-pool mode was asked for (`FUTURES_TEST_NARROW_POOL=1`) when the test
 /// process started. The variable is removed from the environment at start, so that exit tests'

@@ -1,0 +1,123 @@
+import Foundation
+import Synchronization
+import TestProcessHooks
+
+@testable import Futures
+
+/// What the test process does as it starts (`TestProcessHooks.c` calls it, on a plain thread,
+/// before the tests run): it installs the hang dump on SIGUSR1, and starts the narrow-pool mode
+/// if asked for. See docs/testing.md.
+@_cdecl("futures_tests_process_started")
+func testProcessStarted() {
+    HangDump.installSignalHandler()
+    if NarrowPool.isOn { NarrowPool.start() }
+}
+
+/// The narrow-pool mode of the test process (`FUTURES_TEST_NARROW_POOL=1`, see docs/testing.md):
+/// every thread of Swift's cooperative pool but one is held, for the whole run, by a task blocked
+/// on a semaphore that is never signalled.
+///
+/// Swift Testing runs tests in parallel on the cooperative pool, which has one thread per core
+/// and never adds one when they block (two threads here). A test that blocks a cooperative
+/// thread while it waits for a task of its own, or that needs every pool thread at once, hangs
+/// when its neighbours hold the other threads: rarely, in a normal run. In this mode it hangs
+/// every time, so the mode is both the reproduction of that hang and the check that no test
+/// depends on having the pool to itself.
+enum NarrowPool {
+    /// How many cooperative threads the mode holds; 0 when it is off.
+    static let heldThreads = Atomic<Int>(0)
+
+    static var isOn: Bool { futures_tests_narrow_pool_requested() != 0 }
+
+    /// Blocks all cooperative threads but one, each in a task that never ends.
+    static func start() {
+        let width = ProcessInfo.processInfo.activeProcessorCount
+        let holders = max(width - 1, 0)
+        let started = DispatchSemaphore(value: 0)
+        let never = DispatchSemaphore(value: 0)
+        for _ in 0..<holders {
+            Task.detached {
+                heldThreads.add(1, ordering: .relaxed)
+                started.signal()
+                never.wait()
+            }
+        }
+        for _ in 0..<holders { started.wait() }
+        FileHandle.standardError.write(
+            Data("narrow pool: \(holders) of \(width) cooperative threads held for the whole run\n".utf8))
+    }
+}
+
+/// What a hung test process prints, so that a hang can be diagnosed from a CI log alone: the
+/// futures threads wait for, the tasks suspended in `get()`, the state of the global pools, the
+/// narrow-pool mode, and the backtraces of every thread (through gdb, where it is installed:
+/// what the cooperative pool's threads are doing).
+///
+/// `HangWatchdog` prints it before it stops a stress test; a process sent SIGUSR1 prints it and
+/// goes on (`scripts/run-with-hang-dump`, which CI runs the tests with, sends it to a test run
+/// that exceeds its time limit before ending it).
+enum HangDump {
+    /// The dump, as text.
+    static func text(reason: String, backtraces: Bool = true) -> String {
+        var text = "=== hang dump of process \(getpid()): \(reason) ===\n"
+        let futures = FutureDiagnostics.waitingFutures()
+        text += "futures waited for or queued: \(futures.count)\n"
+        for future in futures.prefix(40) { text += "  \(future)\n" }
+        if futures.count > 40 { text += "  … and \(futures.count - 40) more\n" }
+        let parked = WaitRegistry.parkedThreads()
+        text += "blocking readers parked: \(parked.count) (main thread: \(parked.filter(\.isMainThread).count)); "
+        text += "tasks suspended in get(): \(FutureDiagnostics.suspendedTasks)\n"
+        text += "narrow pool: \(NarrowPool.heldThreads.load(ordering: .relaxed)) cooperative threads held\n"
+        ThreadPool.forEachLivePool { pool in text += "pool \(pool.stateDescription)\n" }
+        if backtraces { text += threadBacktraces() }
+        return text + "=== end of hang dump ===\n"
+    }
+
+    /// Writes the dump to standard error.
+    static func write(reason: String) {
+        FileHandle.standardError.write(Data(text(reason: reason).utf8))
+    }
+
+    /// Every thread's backtrace, from gdb attached to this process for a moment; a line saying
+    /// why not if gdb is not installed or `FUTURES_HANG_BACKTRACES=0`.
+    static func threadBacktraces() -> String {
+        let gdb = "/usr/bin/gdb"
+        guard ProcessInfo.processInfo.environment["FUTURES_HANG_BACKTRACES"] != "0" else {
+            return "thread backtraces: off (FUTURES_HANG_BACKTRACES=0)\n"
+        }
+        guard FileManager.default.isExecutableFile(atPath: gdb) else {
+            return "thread backtraces: gdb is not installed\n"
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: gdb)
+        process.arguments = [
+            "-p", "\(getpid())", "-batch", "-nx", "-ex", "set pagination off", "-ex", "thread apply all bt 25",
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        do {
+            try process.run()
+        } catch {
+            return "thread backtraces: gdb did not start: \(error)\n"
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return "thread backtraces (gdb):\n" + String(decoding: data, as: UTF8.self)
+    }
+
+    // Written once, by the start hook before any test runs, and never read: it keeps the source alive.
+    nonisolated(unsafe) private static var signalSource: (any DispatchSourceSignal)?
+
+    /// Prints the dump (without backtraces: the sender takes them) whenever the process gets
+    /// SIGUSR1.
+    static func installSignalHandler() {
+        signal(SIGUSR1, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: DispatchQueue(label: "hang dump"))
+        source.setEventHandler {
+            FileHandle.standardError.write(Data(text(reason: "SIGUSR1", backtraces: false).utf8))
+        }
+        source.resume()
+        signalSource = source
+    }
+}

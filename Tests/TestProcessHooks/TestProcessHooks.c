@@ -1,0 +1,31 @@
+// What the test process does as it starts, before `main`: read the narrow-pool switch, then hand
+// over to the test module's Swift (`Support/TestProcess.swift`), which installs the hang dump
+// (SIGUSR1) and, in the narrow-pool mode, holds every thread of Swift's cooperative pool but one
+// for the whole run. See docs/testing.md.
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "TestProcessHooks.h"
+
+// Defined in Swift by the test module (`@_cdecl`); weak, so that a binary without it still links.
+extern void futures_tests_process_started(void) __attribute__((weak));
+
+static int narrow_pool_requested = 0;
+
+static void *process_started(void *unused) {
+    (void)unused;
+    if (futures_tests_process_started) futures_tests_process_started();
+    return NULL;
+}
+
+__attribute__((constructor)) static void futures_tests_start(void) {
+    const char *value = getenv("FUTURES_TEST_NARROW_POOL");
+    narrow_pool_requested = value != NULL && strcmp(value, "1") == 0;
+    // Exit tests' child processes run one test alone: they keep the whole pool.
+    unsetenv("FUTURES_TEST_NARROW_POOL");
+    // Swift code runs once the runtime is up: on a thread of its own, not in this constructor.
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, process_started, NULL) == 0) pthread_detach(thread);
+}
+
+int futures_tests_narrow_pool_requested(void) { return narrow_pool_requested; }
