@@ -14,4 +14,5 @@
 #                   '__asan_report_…'" warnings for ASan's runtime; lld prints none.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift test --sanitize=address --scratch-path .build-asan --disable-xctest -Xswiftc -use-ld=lld
+swift build --build-tests --sanitize=address --scratch-path .build-asan -Xswiftc -use-ld=lld
+swift test --sanitize=address --scratch-path .build-asan --disable-xctest -Xswiftc -use-ld=lld --skip-build
