@@ -132,8 +132,10 @@ config.succeed(1)
 check(loader.value == 2, "the loader finishes once the promise is completed")
 
 /*:
- In debug builds, a promise dropped before it was completed, and a blocking read on the main
- thread that waits more than `FutureDiagnostics.mainThreadWaitThreshold`, are reported through
+ In debug builds, a promise dropped before it was completed, a blocking read on the main
+ thread that waits more than `FutureDiagnostics.mainThreadWaitThreshold` (or runs the work
+ itself for that long), and a blocking read on a thread of Swift's cooperative pool that waits
+ that long (use `await future.get()` in async code), are reported through
  `FutureDiagnostics.handler` (by default, to standard error). Release builds report nothing.
  */
 let reports = Tally()
