@@ -30,7 +30,7 @@ extension DiscardableLazyFuture where Value: Codable {
         _ work: @escaping @Sendable () throws(Failure) -> Value
     ) {
         let file = directory.appendingPathComponent("DiscardableLazyFuture-\(UUID().uuidString).json")
-        self.init(storage: DiscardableStorage(file: file), fileID: fileID, line: line, work: work)
+        self.init(storage: DiscardableStorage(file: file), relief: .shared, fileID: fileID, line: line, work: work)
     }
 
     /// The file that holds the copy of the value on disk, for a future made with

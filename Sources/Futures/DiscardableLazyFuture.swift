@@ -41,6 +41,8 @@ public final class DiscardableLazyFuture<Value: Sendable, Failure: Error>: @unch
     private var state = DiscardableState<Value, Failure>()
     private let fileID: StaticString
     private let line: UInt
+    /// The registry whose memory-pressure source discards this future's value.
+    private let relief: MemoryPressureRelief
 
     /// A discardable lazy future of `work`'s value, computed on the first read and after each
     /// discard. `Failure` is inferred from `work`: `Never` when it does not throw.
@@ -54,33 +56,33 @@ public final class DiscardableLazyFuture<Value: Sendable, Failure: Error>: @unch
     ///   - line: The line that makes the future, likewise; leave the default.
     ///   - work: Computes the value. It runs on the thread of the read that finds no value (the
     ///     global context for ``get()``), once per computation.
-    public init(
+    public convenience init(
         fileID: StaticString = #fileID,
         line: UInt = #line,
         _ work: @escaping @Sendable () throws(Failure) -> Value
     ) {
-        self.work = work
-        self.storage = nil
-        self.fileID = fileID
-        self.line = line
-        MemoryPressureRelief.shared.register(self)
+        self.init(storage: nil, relief: .shared, fileID: fileID, line: line, work: work)
     }
 
+    /// A discardable lazy future with a copy on disk in `storage`, if any, discarded under
+    /// memory pressure by `relief` (tests give one of their own).
     init(
-        storage: DiscardableStorage<Value>,
+        storage: DiscardableStorage<Value>?,
+        relief: MemoryPressureRelief,
         fileID: StaticString,
         line: UInt,
         work: @escaping @Sendable () throws(Failure) -> Value
     ) {
         self.work = work
         self.storage = storage
+        self.relief = relief
         self.fileID = fileID
         self.line = line
-        MemoryPressureRelief.shared.register(self)
+        relief.register(self)
     }
 
     deinit {
-        MemoryPressureRelief.shared.unregister(ObjectIdentifier(self))
+        relief.unregister(ObjectIdentifier(self))
         storage?.remove()
     }
 
