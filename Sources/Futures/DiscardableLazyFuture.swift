@@ -184,7 +184,9 @@ public final class DiscardableLazyFuture<Value: Sendable, Failure: Error>: @unch
     /// - Returns: `true` if the value exists and is pinned; `false` only if computing it failed
     ///   (nothing is pinned then: do not call ``endContentAccess()``).
     /// - Important: Blocks the calling thread while the value is computed.
-    @available(*, noasync, message: "a blocking read can starve Swift's cooperative pool; pin from a thread that may block")
+    @available(
+        *, noasync, message: "a blocking read can starve Swift's cooperative pool; pin from a thread that may block"
+    )
     public func beginContentAccess() -> Bool {
         if case .success = acquire(pinning: true) { return true }
         return false

@@ -23,14 +23,14 @@ final class MemoryPressureRelief: Sendable {
 
     private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
     #if canImport(Darwin)
-    private let source = Mutex<PressureSource?>(nil)
+        private let source = Mutex<PressureSource?>(nil)
     #endif
 
     /// Adds `future` to those memory pressure discards.
     func register(_ future: some DiscardableUnderPressure) {
         entries.withLock { $0[ObjectIdentifier(future)] = Entry(object: future) }
         #if canImport(Darwin)
-        startWatching()
+            startWatching()
         #endif
     }
 
@@ -53,26 +53,27 @@ final class MemoryPressureRelief: Sendable {
     var registeredCount: Int { entries.withLock { $0.count } }
 
     #if canImport(Darwin)
-    /// Makes and starts the memory-pressure source, once.
-    private func startWatching() {
-        source.withLock { source in
-            guard source == nil else { return }
-            source = PressureSource { [weak self] in self?.relieve() }
+        /// Makes and starts the memory-pressure source, once.
+        private func startWatching() {
+            source.withLock { source in
+                guard source == nil else { return }
+                source = PressureSource { [weak self] in self?.relieve() }
+            }
         }
-    }
     #endif
 }
 
 #if canImport(Darwin)
-/// The process's Dispatch memory-pressure source, started at creation and kept for good.
-private final class PressureSource: @unchecked Sendable {
-    // @unchecked: `source` is made and started in `init` and never touched again.
-    private let source: any DispatchSourceMemoryPressure
+    /// The process's Dispatch memory-pressure source, started at creation and kept for good.
+    private final class PressureSource: @unchecked Sendable {
+        // @unchecked: `source` is made and started in `init` and never touched again.
+        private let source: any DispatchSourceMemoryPressure
 
-    init(handler: @escaping @Sendable () -> Void) {
-        source = DispatchSource.makeMemoryPressureSource(eventMask: [.warning, .critical], queue: .global(qos: .utility))
-        source.setEventHandler(handler: handler)
-        source.activate()
+        init(handler: @escaping @Sendable () -> Void) {
+            source = DispatchSource.makeMemoryPressureSource(
+                eventMask: [.warning, .critical], queue: .global(qos: .utility))
+            source.setEventHandler(handler: handler)
+            source.activate()
+        }
     }
-}
 #endif

@@ -44,7 +44,11 @@ struct FutureObservationTests {
         let load = Future<Int, Never>(value: 7).observed()
         #expect(load.value == 7)
         let changes = Counter()
-        withObservationTracking { _ = load.result } onChange: { changes.increment() }
+        withObservationTracking {
+            _ = load.result
+        } onChange: {
+            changes.increment()
+        }
         await drainMainQueue()
         #expect(changes.value == 0)
     }
@@ -59,7 +63,9 @@ struct FutureObservationTests {
         let changes = (0..<count).map { _ in Counter() }
         let offMain = Counter()
         for (load, counter) in zip(loads, changes) {
-            withObservationTracking { _ = load.result } onChange: {
+            withObservationTracking {
+                _ = load.result
+            } onChange: {
                 if !onMainQueue.isCurrent { offMain.increment() }
                 counter.increment()
             }
@@ -78,7 +84,11 @@ struct FutureObservationTests {
         // Tracking anew after every result arrived: no further change may come.
         let later = Counter()
         for load in loads {
-            withObservationTracking { _ = load.result } onChange: { later.increment() }
+            withObservationTracking {
+                _ = load.result
+            } onChange: {
+                later.increment()
+            }
         }
         for promise in promises { promise.succeed(-1) }
         await drainMainQueue()
@@ -157,7 +167,9 @@ struct FutureObservationTests {
     ) async {
         let onMain = Locked<Bool?>(nil)
         await withCheckedContinuation { (changed: CheckedContinuation<Void, Never>) in
-            withObservationTracking { _ = load.result } onChange: {
+            withObservationTracking {
+                _ = load.result
+            } onChange: {
                 onMain.withLock { $0 = onMainQueue.isCurrent }
                 changed.resume()
             }

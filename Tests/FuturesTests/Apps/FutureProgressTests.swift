@@ -194,7 +194,9 @@ private final class CompletedRecorder {
     }
 
     func track() {
-        withObservationTracking { _ = progress.completed } onChange: { [offMain] in
+        withObservationTracking {
+            _ = progress.completed
+        } onChange: { [offMain] in
             if !onMainQueue.isCurrent { offMain.increment() }
             Task { @MainActor in
                 self.seen.append(self.progress.completed)
