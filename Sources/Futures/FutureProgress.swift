@@ -142,7 +142,9 @@ public final class FutureProgress {
     /// A progress counts futures it does not own, so it cancels only those it is given here.
     /// Cancelling the result of ``Future/all(_:maxConcurrent:fileID:line:_:)`` cancels its
     /// futures in flight and makes no more; the futures given to ``Future/all(_:fileID:line:)``
-    /// are yours to cancel, each given here if you want them cancelled.
+    /// are yours to cancel, each given here if you want them cancelled. The futures are
+    /// cancelled from Foundation's cancellation handler, which may run just after `cancel()`
+    /// returns, on another thread.
     ///
     /// ```swift
     /// let progress = FutureProgress(total: urls.count)
