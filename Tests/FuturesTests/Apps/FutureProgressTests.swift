@@ -4,7 +4,7 @@ import Testing
 
 @testable import Futures
 
-@Suite("FutureProgress")
+@Suite("FutureProgress", .timeLimit(.minutes(2)))
 @MainActor
 struct FutureProgressTests {
     @Test(
