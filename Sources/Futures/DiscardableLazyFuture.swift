@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A lazy value that can give its memory back: computed on the first read, dropped by
 /// ``discard()`` (or, on Apple platforms, under memory pressure), and computed again on the
@@ -31,14 +31,20 @@ import Foundation
 /// Dispatch: there only ``discard()`` drops a value. For values that are costly to compute,
 /// ``init(storingIn:fileID:line:_:)`` keeps a copy on disk, read back instead of computing.
 public final class DiscardableLazyFuture<Value: Sendable, Failure: Error>: @unchecked Sendable {
-    // @unchecked: `state` is read and written only while `condition` is locked; every other
-    // stored property is a constant of a Sendable type.
+    // @unchecked: `state` and `_held` are read and written only while `condition` is locked;
+    // every other stored property is a constant of a Sendable type.
 
     private let work: @Sendable () throws(Failure) -> Value
     /// Where a copy of the value is kept on disk, if anywhere.
     let storage: DiscardableStorage<Value>?
-    private let condition = NSCondition()
+    @usableFromInline let condition = NSCondition()
     private var state = DiscardableState<Value, Failure>()
+    /// The result held now, a copy of `state.content`'s `.held` (`nil` otherwise), for the read
+    /// path: inlinable, so that the client's specialized code reads it without asking the
+    /// runtime for the metadata of generic types (which cost a held read of unspecialized code
+    /// about 100 times a `LazyFuture`'s resolved read). Exclusivity is not checked at run time:
+    /// the lock gives one thread at a time access.
+    @exclusivity(unchecked) @usableFromInline var _held: Result<Value, Failure>?
     private let fileID: StaticString
     private let line: UInt
     /// The registry whose memory-pressure source discards this future's value.
@@ -100,8 +106,10 @@ public final class DiscardableLazyFuture<Value: Sendable, Failure: Error>: @unch
     /// - Important: Blocks the calling thread until the value exists. From async code use
     ///   ``get()``, which suspends instead.
     @available(*, noasync, message: "a blocking read can starve Swift's cooperative pool; use 'await future.get()'")
+    @inlinable
     public var result: Result<Value, Failure> {
-        acquire(pinning: false)
+        if let result = _heldResult { return result }
+        return acquire(pinning: false)
     }
 
     /// The value, computing it (or reading it back from disk) if none is held, or waiting for
@@ -115,8 +123,12 @@ public final class DiscardableLazyFuture<Value: Sendable, Failure: Error>: @unch
     /// - Important: Blocks the calling thread until the value exists. From async code use
     ///   ``get()``, which suspends instead.
     @available(*, noasync, message: "a blocking read can starve Swift's cooperative pool; use 'await future.get()'")
+    @inlinable
     public var value: Value {
-        get throws(Failure) { try acquire(pinning: false).get() }
+        get throws(Failure) {
+            if let result = _heldResult { return try result.get() }
+            return try acquire(pinning: false).get()
+        }
     }
 
     /// The value, suspending the calling task while it is computed (on the global context) or
@@ -132,7 +144,7 @@ public final class DiscardableLazyFuture<Value: Sendable, Failure: Error>: @unch
     /// - Throws: The work's error, typed as `Failure`; where `Failure` is `any Error`, also
     ///   `CancellationError` if the calling task is cancelled while it waits.
     public func get() async throws(Failure) -> Value {
-        if let result = heldResult { return try result.get() }
+        if let result = _heldResult { return try result.get() }
         guard let result = await resultUnlessCancelled() else {
             throw (CancellationError() as any Error) as! Failure
         }
@@ -231,11 +243,11 @@ public final class DiscardableLazyFuture<Value: Sendable, Failure: Error>: @unch
     var computationCount: Int { withState { $0.computations } }
 
     /// The result held now, if any; never blocks on the work.
-    private var heldResult: Result<Value, Failure>? {
-        withState { state in
-            if case .held(let result) = state.content { return result }
-            return nil
-        }
+    @inlinable
+    final var _heldResult: Result<Value, Failure>? {
+        condition.lock()
+        defer { condition.unlock() }
+        return _held
     }
 
     private func withState<R>(_ body: (inout DiscardableState<Value, Failure>) -> R) -> R {
@@ -246,7 +258,8 @@ public final class DiscardableLazyFuture<Value: Sendable, Failure: Error>: @unch
 
     /// The blocking read: the held result, or the one this thread computes, or the one it waits
     /// for. With `pinning`, a success is pinned before the lock is let go.
-    private func acquire(pinning: Bool) -> Result<Value, Failure> {
+    @usableFromInline
+    func acquire(pinning: Bool) -> Result<Value, Failure> {
         var thread: ObjectIdentifier?
         condition.lock()
         while true {
@@ -330,6 +343,7 @@ public final class DiscardableLazyFuture<Value: Sendable, Failure: Error>: @unch
         }
         condition.lock()
         state.content = .held(outcome)
+        _held = outcome
         state.storedOnDisk = stored
         if computed { state.computations += 1 }
         if pinning, case .success = outcome { state.pins += 1 }
@@ -352,6 +366,7 @@ public final class DiscardableLazyFuture<Value: Sendable, Failure: Error>: @unch
             case .held(let result):
                 dropped = result
                 state.content = .empty
+                _held = nil
             case .empty:
                 break
             }
@@ -378,7 +393,9 @@ extension DiscardableLazyFuture where Failure == Never {
     /// - Important: Blocks the calling thread until the value exists. From async code use
     ///   ``get()``, which suspends instead.
     @available(*, noasync, message: "a blocking read can starve Swift's cooperative pool; use 'await future.get()'")
+    @inlinable
     public var value: Value {
+        if case .success(let value)? = _heldResult { return value }
         switch acquire(pinning: false) {
         case .success(let value): return value
         }
