@@ -50,7 +50,7 @@ struct BlockingLoads {
     }
 
     /// Reads the file after the simulated latency; returns its size.
-    private static func load(_ root: String, _ path: String) throws(DemoError) -> Int {
+    static func load(_ root: String, _ path: String) throws(DemoError) -> Int {
         usleep(latencyMicroseconds)
         let fullPath = (root as NSString).appendingPathComponent(path)
         do {

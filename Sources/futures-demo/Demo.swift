@@ -48,7 +48,12 @@ enum Demo {
             throw .lazyClosureCount(expected: sample.count, ran: ran)
         }
 
+        // The parallel loads once with a progress bar (untimed), then timed without one.
+        let shown = try MainActor.assumeIsolated {
+            Result { () throws(DemoError) in try LoadsWithProgress.run(listing) }
+        }.get()
         let blocking = try BlockingLoads.measure(listing)
+        guard shown.count == blocking.fileCount else { throw .summariesDiffer(listing.root) }
 
         let report = Report(
             listing: listing, plain: plain, rounds: rounds, repetitions: repetitions,

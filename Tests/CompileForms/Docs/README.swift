@@ -151,3 +151,8 @@ func renderSection(_ section: String) -> String { section }
 func show(_ result: Result<Data, any Error>) {}
 let loading = BackgroundFuture { () throws -> Int in 1 }
 let lookup = LazyFuture { 42 }
+
+// Futures in apps.
+struct Profile: Sendable {}
+func fetchProfile() throws -> Profile { Profile() }
+let document = "a page"
