@@ -125,106 +125,112 @@ struct DiagnosticsReportTests {
 
     // MARK: Long waits on the main thread
 
-    @Test("a long blocking read on the main thread is reported once per creation site, even when read twice")
-    func mainThreadWaitIsReportedOncePerSite() async {
-        let exit = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
-            FutureDiagnostics.mainThreadWaitThreshold = .milliseconds(20)
-            let reported = DispatchSemaphore(value: 0)
-            FutureDiagnostics.handler = { report in
-                writeLine("report: \(report.problem) | \(report.future) | \(report.creationSite)")
-                writeLine("text: \(report.description)")
-                if report.problem == .mainThreadWait { reported.signal() }
+    #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
+        @Test("a long blocking read on the main thread is reported once per creation site, even when read twice")
+        func mainThreadWaitIsReportedOncePerSite() async {
+            let exit = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+                exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
+                FutureDiagnostics.mainThreadWaitThreshold = .milliseconds(20)
+                let reported = DispatchSemaphore(value: 0)
+                FutureDiagnostics.handler = { report in
+                    writeLine("report: \(report.problem) | \(report.future) | \(report.creationSite)")
+                    writeLine("text: \(report.description)")
+                    if report.problem == .mainThreadWait { reported.signal() }
+                }
+                // Two futures made at one site (in `startedFuture`), and one made at another.
+                let gates = [Gate(), Gate(), Gate()]
+                let first = startedFuture(gates[0])
+                let second = startedFuture(gates[1])
+                let third = BackgroundFuture { () -> Int in
+                    gates[2].wait()
+                    return 3
+                }
+                writeLine("repeated site: \(first._creationSite)")
+                writeLine("other site: \(third._creationSite)")
+                // The first read waits until it has been reported.
+                Thread.detachNewThread {
+                    reported.wait()
+                    gates[0].open()
+                }
+                asTheMainThread { _ = readBlocking(first) }
+                // The second, from the same site, waits many thresholds (only so that a report would
+                // be due: nothing is timed), and is not reported again.
+                Thread.detachNewThread {
+                    waitUntil { waitingReaders(of: second) == 1 }
+                    let parked = ContinuousClock.now
+                    waitUntil { ContinuousClock.now - parked > .milliseconds(400) }
+                    gates[1].open()
+                }
+                asTheMainThread { _ = readBlocking(second) }
+                // Another site is reported as the first was.
+                Thread.detachNewThread {
+                    reported.wait()
+                    gates[2].open()
+                }
+                asTheMainThread { _ = readBlocking(third) }
             }
-            // Two futures made at one site (in `startedFuture`), and one made at another.
-            let gates = [Gate(), Gate(), Gate()]
-            let first = startedFuture(gates[0])
-            let second = startedFuture(gates[1])
-            let third = BackgroundFuture { () -> Int in
-                gates[2].wait()
-                return 3
-            }
-            writeLine("repeated site: \(first._creationSite)")
-            writeLine("other site: \(third._creationSite)")
-            // The first read waits until it has been reported.
-            Thread.detachNewThread {
-                reported.wait()
-                gates[0].open()
-            }
-            asTheMainThread { _ = readBlocking(first) }
-            // The second, from the same site, waits many thresholds (only so that a report would
-            // be due: nothing is timed), and is not reported again.
-            Thread.detachNewThread {
-                waitUntil { waitingReaders(of: second) == 1 }
-                let parked = ContinuousClock.now
-                waitUntil { ContinuousClock.now - parked > .milliseconds(400) }
-                gates[1].open()
-            }
-            asTheMainThread { _ = readBlocking(second) }
-            // Another site is reported as the first was.
-            Thread.detachNewThread {
-                reported.wait()
-                gates[2].open()
-            }
-            asTheMainThread { _ = readBlocking(third) }
+            let lines = outputLines(exit)
+            let repeated = value(after: "repeated site: ", in: lines)
+            let other = value(after: "other site: ", in: lines)
+            #expect(repeated.hasPrefix("FuturesTests/DiagnosticsReportTests.swift:"))
+            #expect(
+                lines.filter { $0.hasPrefix("report: ") } == [
+                    "report: mainThreadWait | BackgroundFuture<Int> | \(repeated)",
+                    "report: mainThreadWait | BackgroundFuture<Int> | \(other)",
+                ])
+            let text = value(after: "text: ", in: lines)
+            #expect(text.hasPrefix("the main thread has waited "))
+            #expect(text.contains("for BackgroundFuture<Int> created at \(repeated), and still waits"))
+            #expect(text.contains("reported once for this creation site"))
         }
-        let lines = outputLines(exit)
-        let repeated = value(after: "repeated site: ", in: lines)
-        let other = value(after: "other site: ", in: lines)
-        #expect(repeated.hasPrefix("FuturesTests/DiagnosticsReportTests.swift:"))
-        #expect(
-            lines.filter { $0.hasPrefix("report: ") } == [
-                "report: mainThreadWait | BackgroundFuture<Int> | \(repeated)",
-                "report: mainThreadWait | BackgroundFuture<Int> | \(other)",
-            ])
-        let text = value(after: "text: ", in: lines)
-        #expect(text.hasPrefix("the main thread has waited "))
-        #expect(text.contains("for BackgroundFuture<Int> created at \(repeated), and still waits"))
-        #expect(text.contains("reported once for this creation site"))
-    }
+    #endif
 
-    @Test("a main-thread read that resolves before the threshold is not reported")
-    func shortMainThreadWaitIsNotReported() async {
-        let exit = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
-            // Far longer than the read can take, even on a slow machine.
-            FutureDiagnostics.mainThreadWaitThreshold = .seconds(3_600)
-            FutureDiagnostics.handler = { report in writeLine("report: \(report.problem) | \(report.creationSite)") }
-            let gate = Gate()
-            let future = startedFuture(gate)
-            Thread.detachNewThread {
-                waitUntil { waitingReaders(of: future) == 1 }
-                gate.open()
+    #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
+        @Test("a main-thread read that resolves before the threshold is not reported")
+        func shortMainThreadWaitIsNotReported() async {
+            let exit = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+                exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
+                // Far longer than the read can take, even on a slow machine.
+                FutureDiagnostics.mainThreadWaitThreshold = .seconds(3_600)
+                FutureDiagnostics.handler = { report in writeLine("report: \(report.problem) | \(report.creationSite)") }
+                let gate = Gate()
+                let future = startedFuture(gate)
+                Thread.detachNewThread {
+                    waitUntil { waitingReaders(of: future) == 1 }
+                    gate.open()
+                }
+                asTheMainThread { _ = readBlocking(future) }
+                writeLine("read: \(future.peek.map { "\($0)" } ?? "pending")")
             }
-            asTheMainThread { _ = readBlocking(future) }
-            writeLine("read: \(future.peek.map { "\($0)" } ?? "pending")")
+            let lines = outputLines(exit)
+            #expect(lines.contains("read: success(1)"))
+            #expect(!lines.contains { $0.hasPrefix("report: ") })
         }
-        let lines = outputLines(exit)
-        #expect(lines.contains("read: success(1)"))
-        #expect(!lines.contains { $0.hasPrefix("report: ") })
-    }
+    #endif
 
-    @Test("a long blocking read off the main thread is not reported")
-    func longWaitOffTheMainThreadIsNotReported() async {
-        let exit = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
-            FutureDiagnostics.mainThreadWaitThreshold = .milliseconds(20)
-            FutureDiagnostics.handler = { report in writeLine("report: \(report.problem) | \(report.creationSite)") }
-            let gate = Gate()
-            let future = startedFuture(gate)
-            Thread.detachNewThread {
-                waitUntil { waitingReaders(of: future) == 1 }
-                let parked = ContinuousClock.now
-                waitUntil { ContinuousClock.now - parked > .milliseconds(400) }
-                gate.open()
+    #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
+        @Test("a long blocking read off the main thread is not reported")
+        func longWaitOffTheMainThreadIsNotReported() async {
+            let exit = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+                exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
+                FutureDiagnostics.mainThreadWaitThreshold = .milliseconds(20)
+                FutureDiagnostics.handler = { report in writeLine("report: \(report.problem) | \(report.creationSite)") }
+                let gate = Gate()
+                let future = startedFuture(gate)
+                Thread.detachNewThread {
+                    waitUntil { waitingReaders(of: future) == 1 }
+                    let parked = ContinuousClock.now
+                    waitUntil { ContinuousClock.now - parked > .milliseconds(400) }
+                    gate.open()
+                }
+                readBlocking(onNewThread { _ = readBlocking(future) })
+                writeLine("read: \(future.peek.map { "\($0)" } ?? "pending")")
             }
-            readBlocking(onNewThread { _ = readBlocking(future) })
-            writeLine("read: \(future.peek.map { "\($0)" } ?? "pending")")
+            let lines = outputLines(exit)
+            #expect(lines.contains("read: success(1)"))
+            #expect(!lines.contains { $0.hasPrefix("report: ") })
         }
-        let lines = outputLines(exit)
-        #expect(lines.contains("read: success(1)"))
-        #expect(!lines.contains { $0.hasPrefix("report: ") })
-    }
+    #endif
 }
 
 /// Replaces `FutureDiagnostics.handler` for one test: keeps the reports about futures made in
