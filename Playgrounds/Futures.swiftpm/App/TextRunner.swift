@@ -18,7 +18,8 @@
                         lanes.begin(lane: lane, label: label, at: time)
                     case .ended(let lane, let time):
                         if let (label, start) = lanes.end(lane: lane) {
-                            print("  timeline, lane \(lane): \(label) from \(start.milliseconds) to \(time.milliseconds)")
+                            let span = "from \(start.milliseconds) to \(time.milliseconds)"
+                            print("  timeline, lane \(lane): \(label) \(span)")
                         }
                     }
                 }

@@ -192,7 +192,9 @@ struct DiagnosticsReportTests {
                 exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
                 // Far longer than the read can take, even on a slow machine.
                 FutureDiagnostics.mainThreadWaitThreshold = .seconds(3_600)
-                FutureDiagnostics.handler = { report in writeLine("report: \(report.problem) | \(report.creationSite)") }
+                FutureDiagnostics.handler = { report in
+                    writeLine("report: \(report.problem) | \(report.creationSite)")
+                }
                 let gate = Gate()
                 let future = startedFuture(gate)
                 Thread.detachNewThread {
@@ -214,7 +216,9 @@ struct DiagnosticsReportTests {
             let exit = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
                 exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
                 FutureDiagnostics.mainThreadWaitThreshold = .milliseconds(20)
-                FutureDiagnostics.handler = { report in writeLine("report: \(report.problem) | \(report.creationSite)") }
+                FutureDiagnostics.handler = { report in
+                    writeLine("report: \(report.problem) | \(report.creationSite)")
+                }
                 let gate = Gate()
                 let future = startedFuture(gate)
                 Thread.detachNewThread {

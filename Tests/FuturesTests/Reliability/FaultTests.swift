@@ -177,7 +177,9 @@ struct FaultTests {
     }
 
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
-        @Test("work that traps in a background future ends the process with its message; the waiting reader does not hang")
+        @Test(
+            "work that traps in a background future ends the process with its message; the waiting reader does not hang"
+        )
         func trapInBackgroundWork() async {
             let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let future = BackgroundFuture { () -> Int in fatalError("the background work trapped") }

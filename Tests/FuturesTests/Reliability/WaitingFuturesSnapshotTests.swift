@@ -92,7 +92,9 @@ struct WaitingFuturesSnapshotTests {
     }
 
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
-        @Test("printWaitingFutures writes each waiting future, with the main thread among its readers, to standard error")
+        @Test(
+            "printWaitingFutures writes each waiting future, with the main thread among its readers, to standard error"
+        )
         func printedSnapshot() async {
             let exit = await #expect(
                 processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]
