@@ -191,10 +191,10 @@ struct ThreadHandle: Sendable, Hashable {
 
     /// The calling thread.
     static var current: ThreadHandle {
-        #if canImport(Darwin)
-            ThreadHandle(bits: UInt(bitPattern: pthread_self()))
+        #if canImport(Glibc)
+            ThreadHandle(bits: pthread_self())  // `pthread_t` is `UInt` on Glibc
         #else
-            ThreadHandle(bits: UInt(pthread_self()))
+            ThreadHandle(bits: UInt(bitPattern: pthread_self()))  // a pointer on Darwin and Musl
         #endif
     }
 
