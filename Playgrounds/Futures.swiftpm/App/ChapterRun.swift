@@ -38,12 +38,18 @@ final class ChapterRun {
         bars = []
         isRunning = true
         startedAt = Date()
+        // The main queue, not a Task per event: it keeps the events in the order they were sent
+        // (a bar's end after its beginning, the end of the run after everything it reported).
         let log = ChapterLog { event in
-            Task { @MainActor [weak self] in self?.apply(event) }
+            DispatchQueue.main.async { [weak self] in
+                MainActor.assumeIsolated { self?.apply(event) }
+            }
         }
         Thread.detachNewThread {
             chapter.run(log)
-            Task { @MainActor [weak self] in self?.isRunning = false }
+            DispatchQueue.main.async { [weak self] in
+                MainActor.assumeIsolated { self?.isRunning = false }
+            }
         }
     }
 
