@@ -172,6 +172,20 @@ extension QualityOfService {
     }
 }
 
+extension ThreadQoS {
+    /// The QoS class of threads that run at `qualityOfService` (Foundation gives both Apple's raw
+    /// values; spelled out so that no platform's numbering is assumed).
+    init(_ qualityOfService: QualityOfService) {
+        switch qualityOfService {
+        case .background: self = .background
+        case .utility: self = .utility
+        case .userInitiated: self = .userInitiated
+        case .userInteractive: self = .userInteractive
+        default: self = .default
+        }
+    }
+}
+
 /// Shuts its pool down when freed: what keeps a pool made for one context from outliving it.
 private final class PoolOwner: Sendable {
     let pool: ThreadPool

@@ -104,33 +104,37 @@ struct BackgroundFutureTests {
 // MARK: - Recursion is reported
 
 extension BackgroundFutureTests {
-    @Test(.timeLimit(.minutes(5)))
-    func readingABackgroundFutureFromInsideItsOwnWorkOnTheGlobalContextTraps() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent]
-        ) {
-            readGlobalBackgroundFutureFromInsideItsOwnWork()
+    #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
+        @Test(.timeLimit(.minutes(5)))
+        func readingABackgroundFutureFromInsideItsOwnWorkOnTheGlobalContextTraps() async {
+            let result = await #expect(
+                processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent]
+            ) {
+                readGlobalBackgroundFutureFromInsideItsOwnWork()
+            }
+            guard let result else { return }
+            let line = text(result.standardOutputContent).trimmingCharacters(in: .whitespacesAndNewlines)
+            let message = text(result.standardErrorContent)
+            #expect(!line.isEmpty)
+            #expect(message.contains("BackgroundFuture<Int>"))
+            #expect(message.contains("FuturesTests/BackgroundFutureTests.swift:\(line)"))
+            #expect(message.contains("inside its own work"))
         }
-        guard let result else { return }
-        let line = text(result.standardOutputContent).trimmingCharacters(in: .whitespacesAndNewlines)
-        let message = text(result.standardErrorContent)
-        #expect(!line.isEmpty)
-        #expect(message.contains("BackgroundFuture<Int>"))
-        #expect(message.contains("FuturesTests/BackgroundFutureTests.swift:\(line)"))
-        #expect(message.contains("inside its own work"))
-    }
+    #endif
 
-    @Test(.timeLimit(.minutes(5)))
-    func readingABackgroundFutureFromInsideItsOwnWorkOnTheCreatingThreadTraps() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            readInlineBackgroundFutureFromInsideItsOwnWork()
+    #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
+        @Test(.timeLimit(.minutes(5)))
+        func readingABackgroundFutureFromInsideItsOwnWorkOnTheCreatingThreadTraps() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                readInlineBackgroundFutureFromInsideItsOwnWork()
+            }
+            guard let result else { return }
+            let message = text(result.standardErrorContent)
+            // The runtime spells the existential `Error`, not `any Error`.
+            #expect(message.contains("BackgroundFuture<String, any Error>"))
+            #expect(message.contains("FuturesTests/BackgroundFutureTests.swift:"))
         }
-        guard let result else { return }
-        let message = text(result.standardErrorContent)
-        // The runtime spells the existential `Error`, not `any Error`.
-        #expect(message.contains("BackgroundFuture<String, any Error>"))
-        #expect(message.contains("FuturesTests/BackgroundFutureTests.swift:"))
-    }
+    #endif
 }
 
 /// Makes a background future on the global context whose work reads the future itself, prints

@@ -111,32 +111,36 @@ struct LazyFutureTests {
 // MARK: - Recursion is reported
 
 extension LazyFutureTests {
-    @Test(.timeLimit(.minutes(5)))
-    func readingALazyFutureFromInsideItsOwnWorkTrapsNamingTheKindAndCreationSite() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent]
-        ) {
-            readLazyFutureFromInsideItsOwnWork()
+    #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
+        @Test(.timeLimit(.minutes(5)))
+        func readingALazyFutureFromInsideItsOwnWorkTrapsNamingTheKindAndCreationSite() async {
+            let result = await #expect(
+                processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent]
+            ) {
+                readLazyFutureFromInsideItsOwnWork()
+            }
+            guard let result else { return }
+            let line = text(result.standardOutputContent).trimmingCharacters(in: .whitespacesAndNewlines)
+            let message = text(result.standardErrorContent)
+            #expect(!line.isEmpty)
+            #expect(message.contains("LazyFuture<Int>"))
+            #expect(message.contains("FuturesTests/LazyFutureTests.swift:\(line)"))
+            #expect(message.contains("inside its own work"))
         }
-        guard let result else { return }
-        let line = text(result.standardOutputContent).trimmingCharacters(in: .whitespacesAndNewlines)
-        let message = text(result.standardErrorContent)
-        #expect(!line.isEmpty)
-        #expect(message.contains("LazyFuture<Int>"))
-        #expect(message.contains("FuturesTests/LazyFutureTests.swift:\(line)"))
-        #expect(message.contains("inside its own work"))
-    }
+    #endif
 
-    @Test(.timeLimit(.minutes(5)))
-    func aTimedReadOfALazyFutureFromInsideItsOwnWorkTrapsToo() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            readLazyFutureWithATimeoutFromInsideItsOwnWork()
+    #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
+        @Test(.timeLimit(.minutes(5)))
+        func aTimedReadOfALazyFutureFromInsideItsOwnWorkTrapsToo() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                readLazyFutureWithATimeoutFromInsideItsOwnWork()
+            }
+            guard let result else { return }
+            let message = text(result.standardErrorContent)
+            #expect(message.contains("LazyFuture<Int, ParseError>"))
+            #expect(message.contains("FuturesTests/LazyFutureTests.swift:"))
         }
-        guard let result else { return }
-        let message = text(result.standardErrorContent)
-        #expect(message.contains("LazyFuture<Int, ParseError>"))
-        #expect(message.contains("FuturesTests/LazyFutureTests.swift:"))
-    }
+    #endif
 }
 
 /// Makes a lazy future whose work reads the future itself, prints its creation line, reads it.

@@ -88,6 +88,10 @@ class ContextScheduler: @unchecked Sendable {
     /// thread bound cannot. Closure contexts cannot say, and answer `false`.
     var canStartMoreRunners: Bool { false }
 
+    /// The quality of service this context's runners run at, for a reader that outranks them
+    /// (`PriorityBoost`); unspecified where Futures does not make the threads.
+    var runnerQoS: ThreadQoS { .unspecified }
+
     // MARK: The reader's rule
 
     /// Whether a blocking reader that just found this context's work queued should run it now.

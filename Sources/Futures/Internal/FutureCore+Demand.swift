@@ -13,8 +13,9 @@ extension _FutureCore {
     /// - A lazy future's work is run by the reader, on its thread.
     /// - A background future's queued work is run by the reader when its context's rule allows
     ///   it (`ContextScheduler`: always from inside future work, so that nested waits never
-    ///   starve; at top level when that keeps the runners within the cores); otherwise the reader
-    ///   parks and looks again after `ContextScheduler.recheckInterval`.
+    ///   starve; at top level when that keeps the runners within the cores), or when the reader's
+    ///   QoS outranks the context's threads (`PriorityBoost`); otherwise the reader parks and
+    ///   looks again after `ContextScheduler.recheckInterval`.
     /// - A pinned future's work runs only on its context, and a promise has no work: the reader
     ///   waits.
     /// - A derived future has no work: the reader walks up to the futures with work and demands
@@ -39,8 +40,11 @@ extension _FutureCore {
         case .background:
             guard case .context(let unmanaged) = _links else { return .park(recheckAfter: nil) }
             let scheduler = unmanaged.takeUnretainedValue()
+            // A reader that outranks the context's threads runs the work at its own QoS instead of
+            // waiting for theirs (`PriorityBoost`; never on Linux, which has no QoS).
             let mayClaim =
-                firstLook ? scheduler.readerShouldClaimAtOnce() : scheduler.readerShouldClaim(afterWaiting: waited)
+                (firstLook ? scheduler.readerShouldClaimAtOnce() : scheduler.readerShouldClaim(afterWaiting: waited))
+                || PriorityBoost.claimsQueuedWork(waiter: .current, runners: scheduler.runnerQoS)
             guard mayClaim else { return .park(recheckAfter: ContextScheduler.recheckInterval) }
             if _claim() { scheduler.runCounted { _runClaimedWorkErased() } }
             return .lookAgain

@@ -89,13 +89,17 @@ extension _FutureCore {
     /// that it does not close a cycle of waits, and traps if it does. A thread that runs a
     /// context's work stops counting as one of its computing runners while it is parked
     /// (`RunnerAccounting`), so that the context may start other work meanwhile: nested waits
-    /// never hold the parallelism of a pool. `watch` may bring the deadline forward, in debug
-    /// builds, to report a long wait on the main thread while it still waits.
+    /// never hold the parallelism of a pool. Work running on a pool thread of a lower QoS than
+    /// this thread's runs at this thread's while it parks (`PriorityBoost`). `watch` may bring the
+    /// deadline forward, in debug builds, to report a long wait on the main thread or on a thread
+    /// of Swift's cooperative pool while it still waits.
     private func park(until deadline: ContinuousClock.Instant?, watch: inout BlockingWaitWatch) {
         let wakeUp = watch.parkDeadline(reading: self, deadline)
         let registration = WaitRegistry.register(
             parkingOn: self, waitsForever: deadline == nil, isMainThread: MainThread.isCurrent)
+        let boost = PriorityBoost.begin(for: self)
         parkOnStripe(until: wakeUp)
+        boost?.end()
         WaitRegistry.unregister(registration)
         watch.didPark(reading: self)
     }

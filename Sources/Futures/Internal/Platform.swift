@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -13,7 +12,10 @@ import Synchronization
 
 // Everything Futures asks of the operating system directly, in one file: the thread-local slot
 // behind `ThreadState`, a thread pool's lock, and the probes with which a thread pool's monitor
-// tells a blocked runner from a computing one. The rest of the module imports no C library.
+// tells a blocked runner from a computing one. The rest of the module imports no C library
+// (`PriorityBoost.swift`, Apple's thread priorities, aside). This file does not import Foundation,
+// which re-exports Glibc on Linux: so `scripts/check-darwin` type-checks its Darwin branches
+// against Apple's declarations alone (see `scripts/darwin-stand-in/README.md`).
 
 /// One thread-local slot that holds a retained object per thread, released when the thread exits.
 ///
@@ -167,10 +169,56 @@ func nameCurrentThread(_ name: String) {
 }
 
 /// Monotonic time in nanoseconds, cheap enough for a monitor's tick.
+///
+/// On Apple platforms `CLOCK_UPTIME_RAW` through `clock_gettime_nsec_np`, the native clock (Mach
+/// absolute time, which does not advance while the device sleeps; `CLOCK_MONOTONIC` there has
+/// microsecond resolution only); elsewhere `CLOCK_MONOTONIC`.
 func monotonicNanoseconds() -> UInt64 {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    #if canImport(Darwin)
+        clock_gettime_nsec_np(CLOCK_UPTIME_RAW)
+    #else
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    #endif
+}
+
+/// A thread's identity as the OS knows it (`pthread_t`), storable and comparable across threads.
+struct ThreadHandle: Sendable, Hashable {
+    /// The `pthread_t` as a bit pattern: an integer on Linux, a pointer on Apple platforms.
+    let bits: UInt
+
+    /// The calling thread.
+    static var current: ThreadHandle {
+        #if canImport(Glibc)
+            ThreadHandle(bits: pthread_self())  // `pthread_t` is `UInt` on Glibc
+        #else
+            ThreadHandle(bits: UInt(bitPattern: pthread_self()))  // a pointer on Darwin and Musl
+        #endif
+    }
+
+    #if canImport(Darwin)
+        /// The thread, for the pthread calls that take one; valid while the thread lives.
+        var thread: pthread_t { pthread_t(bitPattern: bits)! }
+    #endif
+}
+
+/// An instant of the wall clock, as `pthread_cond_timedwait` takes it.
+struct WallClockDeadline {
+    fileprivate var time: timespec
+
+    /// The instant `duration` from now; a negative duration is now, and one beyond 2^40 seconds
+    /// (some 35,000 years) is that far.
+    static func after(_ duration: Duration) -> WallClockDeadline {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0 else { return WallClockDeadline(time: time) }
+        time.tv_nsec += Int(attoseconds / 1_000_000_000)
+        time.tv_sec += Int(min(seconds, 1 << 40)) + time.tv_nsec / 1_000_000_000
+        time.tv_nsec %= 1_000_000_000
+        return WallClockDeadline(time: time)
+    }
 }
 
 /// A thread pool's lock and condition: a pthread mutex that, on Linux, spins a moment before it
@@ -220,17 +268,10 @@ final class PoolLock: @unchecked Sendable {
     /// Waits for a signal; called and returns with the lock held.
     func wait() { pthread_cond_wait(condition, mutex) }
 
-    /// Waits for a signal until `deadline` (wall-clock time, as `pthread_cond_timedwait` takes
-    /// it); returns `false` if the deadline passed first. Called and returns with the lock held.
-    func wait(until deadline: Date) -> Bool {
-        let seconds = deadline.timeIntervalSince1970
-        guard seconds.isFinite, seconds < Double(Int32.max) else {
-            wait()
-            return true
-        }
-        var time = timespec()
-        time.tv_sec = Int(seconds)
-        time.tv_nsec = Int((seconds - Double(Int(seconds))) * 1_000_000_000)
+    /// Waits for a signal until `deadline`; returns `false` if the deadline passed first. Called
+    /// and returns with the lock held.
+    func wait(until deadline: WallClockDeadline) -> Bool {
+        var time = deadline.time
         return pthread_cond_timedwait(condition, mutex, &time) != ETIMEDOUT
     }
 }

@@ -131,6 +131,18 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
         threadCount.load(ordering: .relaxed) < configuration.maxThreads
     }
 
+    override var runnerQoS: ThreadQoS { ThreadQoS(configuration.qualityOfService) }
+
+    /// Calls `body`, under the pool's lock, with the thread of the worker running `future`'s
+    /// queued work, if one does: a worker leaves `workers` under the lock before its thread ends,
+    /// so the thread lives while `body` runs. `nil` if no worker runs it.
+    func withRunnerThread<R>(of future: _FutureCore, _ body: (ThreadHandle) -> R) -> R? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let worker = workers.first(where: { $0.runs(future) }) else { return nil }
+        return body(worker.thread)
+    }
+
     // MARK: Submitting
 
     override func submit(_ job: Job) {
@@ -229,7 +241,7 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
     }
 
     private func workerMain() {
-        let record = WorkerRecord(pool: self, probe: .ofCurrentThread())
+        let record = WorkerRecord(pool: self, probe: .ofCurrentThread(), thread: .current)
         let state = ThreadState.current
         state.worker = record
         lock.lock()
@@ -266,7 +278,7 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
                 perform(start)
                 if wakeMonitor { self.wakeMonitor() }
                 state.countedBy = self
-                job?.run()
+                if let job { record.run(job) }
                 // Released before the worker takes the lock again: a future's deinit may run
                 // arbitrary code, even code that submits work here.
                 job = nil
@@ -346,7 +358,7 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
         census.idle += 1
         defer { census.idle -= 1 }
         let mayRetire = census.threads > configuration.keptThreads
-        let deadline = mayRetire ? Date(timeIntervalSinceNow: configuration.idleTimeout.seconds) : .distantFuture
+        let deadline = WallClockDeadline.after(configuration.idleTimeout)
         // After a shutdown a worker leaves this wait to run what is left, or to exit once nothing
         // is; while jobs are left and no slot is free, it waits like any other: returning at once
         // would make it spin, holding the lock that the runner about to free a slot must take.

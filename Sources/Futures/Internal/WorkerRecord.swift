@@ -25,14 +25,34 @@ final class WorkerRecord: Sendable {
     /// Counts the jobs the worker began, so that the monitor compares looks at one job only.
     private let jobs = Atomic<UInt64>(0)
     let probe: ThreadProbe
+    /// The worker's thread, for a reader that raises its priority (`PriorityBoost`).
+    let thread: ThreadHandle
+    /// The future whose queued work the worker runs (its `ObjectIdentifier`'s bits), or 0: what a
+    /// reader that raises the priority of the work it waits for looks up (`PriorityBoost`).
+    /// Written only by the worker's own thread.
+    private let runningFuture = Atomic<UInt>(0)
     /// The counter this worker's state moves. Unowned and unchecked (no reference counting on
     /// every job): a worker's thread holds its pool for as long as the thread lives, and the
     /// monitor holds it while it looks at the records.
     private unowned(unsafe) let pool: ThreadPool
 
-    init(pool: ThreadPool, probe: ThreadProbe) {
+    init(pool: ThreadPool, probe: ThreadProbe, thread: ThreadHandle) {
         self.pool = pool
         self.probe = probe
+        self.thread = thread
+    }
+
+    /// Runs `job`, recording the future it runs, if any, for `runs(_:)`.
+    func run(_ job: Job) {
+        guard case .future(let future, _) = job else { return job.run() }
+        runningFuture.store(UInt(bitPattern: ObjectIdentifier(future)), ordering: .relaxed)
+        defer { runningFuture.store(0, ordering: .relaxed) }
+        job.run()
+    }
+
+    /// Whether the worker is running `future`'s queued work.
+    func runs(_ future: _FutureCore) -> Bool {
+        runningFuture.load(ordering: .relaxed) == UInt(bitPattern: ObjectIdentifier(future))
     }
 
     var currentState: State { State(rawValue: state.load(ordering: .relaxed)) ?? .idle }

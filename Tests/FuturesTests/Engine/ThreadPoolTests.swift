@@ -558,26 +558,36 @@ final class Barrier: @unchecked Sendable {
 }
 
 /// How many of this process's threads have the name `name`, as the kernel says
-/// (`/proc/self/task/*/comm`); Linux keeps the first 15 bytes of a thread's name.
+/// (`/proc/self/task/*/comm`, or Mach's thread info on Apple platforms); Linux keeps the first 15
+/// bytes of a thread's name.
 func threadsNamed(_ name: String) -> Int {
-    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-    return tasks.count { task in
-        let comm = readKernelText("/proc/self/task/\(task)/comm")
-        return comm?.trimmingCharacters(in: .newlines) == name
-    }
+    #if canImport(Darwin)
+        machThreads().count { $0.name == name }
+    #else
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.count { task in
+            let comm = readKernelText("/proc/self/task/\(task)/comm")
+            return comm?.trimmingCharacters(in: .newlines) == name
+        }
+    #endif
 }
 
-/// The kernel's state letters ("R", "S", "D"…) of this process's threads named `name`.
+/// The kernel's state letters ("R", "S", "D"…) of this process's threads named `name` (Mach's run
+/// states, so lettered, on Apple platforms).
 func threadStates(named name: String) -> [String] {
-    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-    return tasks.compactMap { task in
-        let comm = readKernelText("/proc/self/task/\(task)/comm")
-        guard comm?.trimmingCharacters(in: .newlines) == name,
-            let stat = readKernelText("/proc/self/task/\(task)/stat"),
-            let close = stat.lastIndex(of: ")")
-        else { return nil }
-        return stat[stat.index(after: close)...].split(separator: " ").first.map(String.init)
-    }
+    #if canImport(Darwin)
+        machThreads().filter { $0.name == name }.map(\.state)
+    #else
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.compactMap { task in
+            let comm = readKernelText("/proc/self/task/\(task)/comm")
+            guard comm?.trimmingCharacters(in: .newlines) == name,
+                let stat = readKernelText("/proc/self/task/\(task)/stat"),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            return stat[stat.index(after: close)...].split(separator: " ").first.map(String.init)
+        }
+    #endif
 }
 
 /// Whether this process has threads named `name` and the kernel has put every one of them to

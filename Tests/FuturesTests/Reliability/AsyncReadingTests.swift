@@ -3,12 +3,6 @@ import Testing
 
 @testable import Futures
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A synchronous helper of the kind user code has. The compiler refuses `future.value` inside an
 /// async function (blocking reads are `noasync`), but it cannot see through a synchronous
 /// function called from one: the reads here block the calling thread, a thread of Swift's

@@ -3,76 +3,78 @@ import Testing
 
 @testable import Futures
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The misuse matrix: what happens, defined and tested, when a future is used in a way it should
 /// not be (or in an edge case that is easy to get wrong).
 @Suite("misuse: recursion, second completions, odd timeouts, cancelled and abandoned futures")
 struct MisuseTests {
     // MARK: Recursive reads trap with the kind and the creation site
 
-    @Test("a lazy future that reads itself traps with its kind and creation site")
-    func lazyReadsItself() async {
-        let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let box = LockedBox<Future<Int, Never>?>(nil)
-            let future = LazyFuture { readBlocking(box.withLock { $0 }!) + 1 }
-            box.withLock { $0 = future }
-            _ = readBlocking(future)
-        }
-        let errorText = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(errorText.contains("LazyFuture<Int> created at FuturesTests/MisuseTests.swift:"))
-        #expect(errorText.contains("was read from inside its own work"))
-    }
-
-    @Test("a background future that reads itself traps with its kind and creation site")
-    func backgroundReadsItself() async {
-        let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let box = LockedBox<Future<Int, Never>?>(nil)
-            let ready = DispatchSemaphore(value: 0)
-            let future = BackgroundFuture {
-                ready.wait()
-                return readBlocking(box.withLock { $0 }!) + 1
+    #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
+        @Test("a lazy future that reads itself traps with its kind and creation site")
+        func lazyReadsItself() async {
+            let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let box = LockedBox<Future<Int, Never>?>(nil)
+                let future = LazyFuture { readBlocking(box.withLock { $0 }!) + 1 }
+                box.withLock { $0 = future }
+                _ = readBlocking(future)
             }
-            box.withLock { $0 = future }
-            ready.signal()
-            _ = readBlocking(future)
+            let errorText = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
+            #expect(errorText.contains("LazyFuture<Int> created at FuturesTests/MisuseTests.swift:"))
+            #expect(errorText.contains("was read from inside its own work"))
         }
-        let errorText = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(errorText.contains("BackgroundFuture<Int> created at FuturesTests/MisuseTests.swift:"))
-        #expect(errorText.contains("was read from inside its own work"))
-    }
+    #endif
 
-    @Test("a cycle through two lazy futures traps instead of hanging")
-    func lazyCycle() async {
-        let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let box = LockedBox<Future<Int, Never>?>(nil)
-            let first = LazyFuture { readBlocking(box.withLock { $0 }!) + 1 }
-            let second = LazyFuture { readBlocking(first) + 1 }
-            box.withLock { $0 = second }
-            _ = readBlocking(first)
-        }
-        let errorText = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(errorText.contains("was read from inside its own work"))
-    }
-
-    @Test("a timed read of a future from inside its own work traps too")
-    func timedReadOfItself() async {
-        let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let box = LockedBox<Future<Int, Never>?>(nil)
-            let future = LazyFuture { () -> Int in
-                _ = box.withLock { $0 }!.result(timeout: .seconds(1))
-                return 1
+    #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
+        @Test("a background future that reads itself traps with its kind and creation site")
+        func backgroundReadsItself() async {
+            let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let box = LockedBox<Future<Int, Never>?>(nil)
+                let ready = DispatchSemaphore(value: 0)
+                let future = BackgroundFuture {
+                    ready.wait()
+                    return readBlocking(box.withLock { $0 }!) + 1
+                }
+                box.withLock { $0 = future }
+                ready.signal()
+                _ = readBlocking(future)
             }
-            box.withLock { $0 = future }
-            _ = readBlocking(future)
+            let errorText = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
+            #expect(errorText.contains("BackgroundFuture<Int> created at FuturesTests/MisuseTests.swift:"))
+            #expect(errorText.contains("was read from inside its own work"))
         }
-        let errorText = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(errorText.contains("LazyFuture<Int> created at FuturesTests/MisuseTests.swift:"))
-    }
+    #endif
+
+    #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
+        @Test("a cycle through two lazy futures traps instead of hanging")
+        func lazyCycle() async {
+            let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let box = LockedBox<Future<Int, Never>?>(nil)
+                let first = LazyFuture { readBlocking(box.withLock { $0 }!) + 1 }
+                let second = LazyFuture { readBlocking(first) + 1 }
+                box.withLock { $0 = second }
+                _ = readBlocking(first)
+            }
+            let errorText = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
+            #expect(errorText.contains("was read from inside its own work"))
+        }
+    #endif
+
+    #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
+        @Test("a timed read of a future from inside its own work traps too")
+        func timedReadOfItself() async {
+            let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let box = LockedBox<Future<Int, Never>?>(nil)
+                let future = LazyFuture { () -> Int in
+                    _ = box.withLock { $0 }!.result(timeout: .seconds(1))
+                    return 1
+                }
+                box.withLock { $0 = future }
+                _ = readBlocking(future)
+            }
+            let errorText = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
+            #expect(errorText.contains("LazyFuture<Int> created at FuturesTests/MisuseTests.swift:"))
+        }
+    #endif
 
     // MARK: A second completion returns false and changes nothing
 
@@ -138,10 +140,10 @@ struct MisuseTests {
     func zeroTimeoutStartsLazyWork() {
         let gate = CompositionGate()
         let started = DispatchSemaphore(value: 0)
-        let caller = pthread_self()
+        let caller = currentThreadID()
         let ranOnCaller = LockedBox<Bool?>(nil)
         let future = LazyFuture { () -> Int in
-            ranOnCaller.withLock { $0 = pthread_equal(pthread_self(), caller) != 0 }
+            ranOnCaller.withLock { $0 = currentThreadID() == caller }
             started.signal()
             gate.wait()
             return 7

@@ -3,12 +3,6 @@ import Testing
 
 @testable import Futures
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `get()` and `result(timeout:)` must never run a future's work on the caller's thread: `get()`
 /// runs on Swift's cooperative pool, and `result(timeout:)` must keep its deadline. Lazy work
 /// they demand goes to the global context, however deep in a chain of derived futures it is.
@@ -42,10 +36,10 @@ struct NonBlockingReadTests {
         "result(timeout:) starts lazy work on the global context, also behind a flatMap deep in a chain",
         arguments: [0, 1, 5])
     func timedReadNeverRunsWorkOnTheCallersThread(depth: Int) {
-        let caller = pthread_self()
+        let caller = currentThreadID()
         let ranOnCaller = LockedBox<[Bool]>([])
         let end = Self.chain(depth: depth) {
-            ranOnCaller.withLock { $0.append(pthread_equal(pthread_self(), caller) != 0) }
+            ranOnCaller.withLock { $0.append(currentThreadID() == caller) }
             return 1
         }
         let result = end.result(timeout: .seconds(60))

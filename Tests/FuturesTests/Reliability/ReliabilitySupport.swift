@@ -124,13 +124,18 @@ final class PeakGauge: Sendable {
     var peak: Int { highest.load(ordering: .relaxed) }
 }
 
-/// The process's thread count, from the kernel (`Threads:` in `/proc/self/status`).
+/// The process's thread count, from the kernel (`Threads:` in `/proc/self/status`; Mach's
+/// `task_threads` on Apple platforms).
 func processThreadCount() -> Int {
-    guard let status = readKernelText("/proc/self/status") else { return -1 }
-    for line in status.split(separator: "\n") where line.hasPrefix("Threads:") {
-        return Int(line.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces)) ?? -1
-    }
-    return -1
+    #if canImport(Darwin)
+        machThreads().count
+    #else
+        guard let status = readKernelText("/proc/self/status") else { return -1 }
+        for line in status.split(separator: "\n") where line.hasPrefix("Threads:") {
+            return Int(line.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces)) ?? -1
+        }
+        return -1
+    #endif
 }
 
 /// Prints a measured figure when `FUTURES_TEST_FIGURES` is set, as CI sets it, so that the

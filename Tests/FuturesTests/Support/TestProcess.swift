@@ -15,7 +15,7 @@ func testProcessStarted() {
 
 /// The narrow-pool mode of the test process (`FUTURES_TEST_NARROW_POOL=1`, see docs/testing.md):
 /// every thread of Swift's cooperative pool but one is held, for the whole run, by a task blocked
-/// on a semaphore that is never signalled.
+/// at a gate that never opens.
 ///
 /// Swift Testing runs tests in parallel on the cooperative pool, which has one thread per core
 /// and never adds one when they block (two threads here). A test that blocks a cooperative
@@ -34,12 +34,12 @@ enum NarrowPool {
         let width = ProcessInfo.processInfo.activeProcessorCount
         let holders = max(width - 1, 0)
         let started = DispatchSemaphore(value: 0)
-        let never = DispatchSemaphore(value: 0)
+        let never = Gate()
         for _ in 0..<holders {
             Task.detached {
                 heldThreads.add(1, ordering: .relaxed)
                 started.signal()
-                never.wait()
+                never.wait()  // blocks this pool thread for good: the point of the mode
             }
         }
         for _ in 0..<holders { started.wait() }

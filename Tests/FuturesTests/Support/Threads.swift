@@ -20,9 +20,9 @@ func onNewThread<R: Sendable>(stackSize: Int = 16 << 20, _ body: @escaping @Send
     return result.value!
 }
 
-/// The calling thread's identity, comparable across threads.
+/// The calling thread's identity (its `pthread_t`'s bits), comparable across threads.
 func currentThreadID() -> UInt {
-    UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(bitPattern: UInt(pthread_self()))))
+    ThreadHandle.current.bits
 }
 
 /// A thread of its own that spins until `condition` holds and then records `observe()`: it
@@ -45,12 +45,6 @@ final class Watcher<Observation: Sendable>: Sendable {
         return result.value
     }
 }
-
-/// Whether this process runs under ThreadSanitizer, whose runtime is linked in with its
-/// `__tsan_init` entry point. Its own locks can stop a thread that only computes (while it
-/// resets its shadow state, every thread waits), so a test that counts the runners the pool found
-/// blocked must allow for them there.
-let runsUnderThreadSanitizer: Bool = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
 
 /// The text of a small file of the kernel's (`/proc/self/…`), or `nil` if it cannot be read
 /// (a thread's files vanish when it exits); the engine's own reader, given a page. Not

@@ -1,0 +1,25 @@
+#if canImport(Glibc)
+    import Glibc
+
+    /// `RTLD_DEFAULT`, which Swift does not import from Glibc (a cast macro): a null handle.
+    private var everyLoadedImage: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: 0) }
+#elseif canImport(Musl)
+    import Musl
+
+    /// `RTLD_DEFAULT`, which Swift does not import from Musl (a cast macro): a null handle.
+    private var everyLoadedImage: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: 0) }
+#elseif canImport(Darwin)
+    import Darwin
+
+    /// `RTLD_DEFAULT`: -2 on Apple platforms, where a null handle is an error, not "every image".
+    private var everyLoadedImage: UnsafeMutableRawPointer? { RTLD_DEFAULT }
+#endif
+
+// No Foundation here: on Linux it re-exports Glibc, and scripts/check-darwin type-checks this
+// file's Darwin branch against Apple's declarations alone.
+
+/// Whether this process runs under ThreadSanitizer, whose runtime is linked in with its
+/// `__tsan_init` entry point (looked up in every loaded image: `RTLD_DEFAULT`). Its own locks can
+/// stop a thread that only computes (while it resets its shadow state, every thread waits), so a
+/// test that counts the runners the pool found blocked must allow for them there.
+let runsUnderThreadSanitizer: Bool = dlsym(everyLoadedImage, "__tsan_init") != nil
