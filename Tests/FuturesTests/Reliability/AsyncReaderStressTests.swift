@@ -82,7 +82,8 @@ struct AsyncReaderStressTests {
             case (.failure, .failure?):
                 continue
             default:
-                Issue.record("round \(round): future \(index): a reader saw \(result), the future holds \(String(describing: final))")
+                Issue.record(
+                    "round \(round): future \(index): a reader saw \(result), the future holds \(String(describing: final))")
             }
         }
         return seen.count
