@@ -83,7 +83,8 @@ struct AsyncReaderStressTests {
                 continue
             default:
                 Issue.record(
-                    "round \(round): future \(index): a reader saw \(result), the future holds \(String(describing: final))")
+                    "round \(round): future \(index): a reader saw \(result), the future holds \(String(describing: final))"
+                )
             }
         }
         return seen.count
