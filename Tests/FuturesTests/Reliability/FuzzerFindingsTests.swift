@@ -72,7 +72,8 @@ struct FuzzerFindingsTests {
         defer { watchdog.disarm() }
         for round in 0..<20 {
             let source = Promise<Int, any Error>()
-            let flat = source.future.flatMap { value in BackgroundFuture(on: context) { () throws -> Int in value + 1 } }
+            let flat = source.future.flatMap { value in BackgroundFuture(on: context) { () throws -> Int in value + 1 }
+            }
             let read: Future<Int, any Error>
             switch shape {
             case .mapOfFlatMap:

@@ -214,7 +214,9 @@ extension RandomGraph {
                 }
                 if !future.isResolved { addedBeforeResolution[index] = 1 }
             }
-            if index % 7 == 3 { unreadDerived.append(contentsOf: unreadLazyFutures(beside: future, runs: unreadWorkRuns)) }
+            if index % 7 == 3 {
+                unreadDerived.append(contentsOf: unreadLazyFutures(beside: future, runs: unreadWorkRuns))
+            }
             futures.append(future)
         }
         return BuiltGraph(
@@ -229,7 +231,9 @@ extension RandomGraph {
 
     /// Futures that combine a lazy future nobody reads with `node`, by each combinator: each is
     /// lazy, so nothing may run its work, and none may resolve, however `node` ends.
-    private func unreadLazyFutures(beside node: Future<Int, any Error>, runs: AtomicCounters) -> [Future<Int, any Error>] {
+    private func unreadLazyFutures(beside node: Future<Int, any Error>, runs: AtomicCounters) -> [Future<
+        Int, any Error
+    >] {
         let unread = LazyFuture { () throws -> Int in
             runs.increment(0)
             return 1

@@ -127,18 +127,22 @@ extension RandomGraph {
         var problems: [String] = []
         let extra = graph.extra
         if extra.boundViolations[0] != 0 {
-            problems.append("bounded alls called their closure out of order or beyond the bound \(extra.boundViolations[0]) times")
+            problems.append(
+                "bounded alls called their closure out of order or beyond the bound \(extra.boundViolations[0]) times")
         }
         let outOfOrder = nodes.indices.filter { extra.orderViolations[$0] == 1 && extra.addedBeforeResolution[$0] == 1 }
         if !outOfOrder.isEmpty {
-            problems.append("nodes \(outOfOrder.prefix(10)): a callback ran before one added earlier on the same serial context")
+            problems.append(
+                "nodes \(outOfOrder.prefix(10)): a callback ran before one added earlier on the same serial context")
         }
         if extra.unreadWorkRuns[0] != 0 {
             problems.append("the work of lazy futures nobody read ran \(extra.unreadWorkRuns[0]) times")
         }
         let resolved = extra.unreadDerived.indices.filter { extra.unreadDerived[$0].isResolved }
         if !resolved.isEmpty {
-            problems.append("futures derived from unread lazy futures resolved: \(resolved.prefix(10)) (of \(extra.unreadDerived.count))")
+            problems.append(
+                "unread lazy futures resolved: \(resolved.prefix(10)) of \(extra.unreadDerived.count)"
+            )
         }
         return problems
     }

@@ -93,7 +93,8 @@ struct RandomGraph: Sendable {
             case 108..<112: kind = .firstSuccess(Self.parents(of: index, count: 1...4, &random))
             case 112..<118:
                 kind = .boundedAll(
-                    Self.parents(of: index, count: 1...6, &random), maxConcurrent: Int.random(in: 1...3, using: &random))
+                    Self.parents(of: index, count: 1...6, &random), maxConcurrent: Int.random(in: 1...3, using: &random)
+                )
             default: kind = .fold(Self.parents(of: index, count: 1...4, &random))
             }
             nodes.append(Node(kind: kind, salt: salt))
@@ -242,7 +243,8 @@ extension RandomGraph.Kind: CustomStringConvertible {
         case .zip(let parents): "zip of \(parents)"
         case .all(let parents): "all of \(parents)"
         case .first(let parents): "first of \(parents)"
-        case .flatMapError(let parent, let lazyInner): "flatMapError of \(parent) to a \(lazyInner ? "lazy" : "resolved") future"
+        case .flatMapError(let parent, let lazyInner):
+            "flatMapError of \(parent) to a \(lazyInner ? "lazy" : "resolved") future"
         case .allSettled(let parents): "allSettled of \(parents)"
         case .firstSuccess(let parents): "firstSuccess of \(parents)"
         case .boundedAll(let parents, let maxConcurrent): "all of \(parents), at most \(maxConcurrent) at once"
