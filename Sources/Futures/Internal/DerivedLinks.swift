@@ -91,12 +91,14 @@ extension _FutureCore {
         }
         let kind = _kind
         var parkedReaders: [ParkedReaderWakeUp] = []
+        var previous: [_FutureCore] = [source]
         let startWithoutBlocking =
             withLinks { links -> Bool in
-                links.upstreams = [source]
+                swap(&previous, &links.upstreams)
                 parkedReaders = links.takeParkedReaders()
                 return kind == .derived || links.demandedWithoutBlocking
             } ?? true
+        releaseOutsideTheLock(&previous)
         if startWithoutBlocking {
             walkUpstream(from: source, withoutBlocking: true) { $0.startWithoutBlocking() }
         } else {
@@ -128,20 +130,41 @@ extension _FutureCore {
     /// (`ParkedReaderWakeUp`): its own future does not resolve when the sources change, and it
     /// would sleep until the new sources ran, for ever if it is the thread that must run them.
     final func replaceUpstreams(with sources: [_FutureCore]) {
+        var previous = sources
         let parkedReaders =
             withLinks { links -> [ParkedReaderWakeUp] in
                 guard !_isResolved else { return [] }
-                links.upstreams = sources
+                swap(&previous, &links.upstreams)
                 return links.takeParkedReaders()
             } ?? []
+        releaseOutsideTheLock(&previous)
         for reader in parkedReaders { reader.wake() }
     }
 
     /// Forgets the sources of a derived future that has resolved, so that it keeps nothing alive.
     final func dropUpstreams() {
+        var previous: [_FutureCore] = []
         _ = withLinks { links in
-            links.upstreams = []
+            swap(&previous, &links.upstreams)
             links.parkedReaders = []
+        }
+        releaseOutsideTheLock(&previous)
+    }
+
+    /// Releases sources that a derived future let go of, after its stripe's lock is released.
+    ///
+    /// Found by the derived-futures stress of issue 25 (the fuzzer's hang "once in about 8,000
+    /// programs"): `dropUpstreams` used to release its sources inside `withLinks`. A source whose
+    /// last reference that was (a fold's inner chain, when the fold fails fast at a cancelled
+    /// source before its chain resolves) is freed there, pending with callbacks, and its deinit
+    /// takes its own stripe's lock to drop them; when both futures map to the same stripe (1 in
+    /// 64), the thread waits for ever on the non-recursive lock it holds, and so does every reader
+    /// and resolver of any future of that stripe. A lost wake-up in appearance only.
+    private func releaseOutsideTheLock(_ released: inout [_FutureCore]) {
+        guard !released.isEmpty else { return }
+        ReleaseTrampoline.release { list in
+            list.append(released)
+            released = []
         }
     }
 

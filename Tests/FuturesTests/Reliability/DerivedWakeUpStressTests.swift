@@ -15,7 +15,8 @@ import Testing
 /// back within a minute stops the process with the round and what was resolved (a hang is a
 /// failure, never a timing).
 ///
-/// `FUTURES_STRESS_ROUNDS=<n>` sets the number of rounds per shape (default 1,500: a few seconds).
+/// `FUTURES_STRESS_ROUNDS=<n>` sets the number of rounds per shape (default 1,500: a few seconds);
+/// `FUTURES_STRESS_PAUSE_ON_HANG=1` keeps a hung process for ten minutes, for a debugger.
 @Suite("derived futures of lazy folds with racing cancels, read by blocking readers", .serialized)
 struct DerivedWakeUpStressTests {
     static let rounds = environmentInteger("FUTURES_STRESS_ROUNDS") ?? 1_500
@@ -36,9 +37,22 @@ struct DerivedWakeUpStressTests {
         defer { threads.stop() }
         let round = Atomic<Int>(0)
         let stage = Atomic<Int>(0)
+        let current = Slot<[(String, Future<Int, any Error>)]>()
         let watchdog = HangWatchdog(limit: .seconds(120)) {
-            "derived wake-up stress \(shape) hung in round \(round.load(ordering: .relaxed)) of \(Self.rounds); "
-                + "stage \(stage.load(ordering: .relaxed)) (readers back, bit per reader)"
+            let states = (current.value ?? []).map { name, future in
+                "\(name): \(future.peek.map { String(describing: Outcome($0)) } ?? future.debugDescription)"
+            }
+            let waiting = FutureDiagnostics.waitingFutures().map { "\($0)" }
+            let pool = (ExecutionContext.global().scheduler as? ThreadPool)?.stateDescription ?? "?"
+            let message = "derived wake-up stress \(shape) hung in round \(round.load(ordering: .relaxed)) of \(Self.rounds); "
+                + "stage \(stage.load(ordering: .relaxed)) (threads back, bit per thread, 0 the canceller); futures: \(states); "
+                + "waiting: \(waiting); global context: \(pool)"
+            // For a debugger: the hung threads stay as they are for ten minutes before the process stops.
+            if environmentInteger("FUTURES_STRESS_PAUSE_ON_HANG") != nil {
+                print("\(message)\npaused for a debugger: process \(getpid())")
+                Thread.sleep(forTimeInterval: 600)
+            }
+            return message
         }
         defer { watchdog.disarm() }
         var cancelsWon = 0
@@ -58,6 +72,9 @@ struct DerivedWakeUpStressTests {
             }
             let pair = zip(folded, folded).map { $0.0 + $0.1 }
             let recovered = pair.flatMapError { _ in Future<Int, any Error>(value: -1) }
+            current.value = [
+                ("source", source), ("second", second), ("folded", folded), ("pair", pair), ("recovered", recovered),
+            ]
             let seen = (0..<3).map { _ in Slot<Outcome>() }
             let cancelWon = Atomic<Bool>(false)
             let delay = Atomic<Int>(0)
@@ -66,6 +83,7 @@ struct DerivedWakeUpStressTests {
                 case 0:
                     for _ in 0..<(index % 97) { delay.add(1, ordering: .relaxed) }
                     if source.cancel() { cancelWon.store(true, ordering: .relaxed) }
+                    stage.bitwiseOr(1, ordering: .relaxed)
                 case 1:
                     seen[0].value = Outcome(pair.result)
                 case 2:

@@ -173,6 +173,33 @@ struct FuzzerFindingsTests {
         return (owner, WeakBox(source))
     }
 
+    // MARK: The hang seen once in 8,000 programs
+
+    @Test("a derived future that lets go of a pending source on its own stripe does not deadlock")
+    func droppingASourceOnTheSameStripeDoesNotDeadlock() async {
+        let watchdog = HangWatchdog(limit: .seconds(60)) {
+            "resolving a derived future whose pending source shares its stripe deadlocked"
+        }
+        defer { watchdog.disarm() }
+        await onNewThread {
+            for _ in 0..<20 {
+                // `first(of:)` registers callbacks on both sources; `pending` never resolves and only
+                // the derived future's links hold it. Resolving the derived future releases it, and
+                // its deinit drops its callbacks under its stripe's lock: the derived future's own
+                // stripe, as chosen here, which `dropUpstreams` used to hold at that moment.
+                let winner = Promise<Int, any Error>()
+                var first: Future<Int, any Error>
+                repeat {
+                    let pending = BackgroundFuture(on: Self.nowhere) { () throws -> Int in 0 }
+                    first = Future.first(of: [winner.future, pending])
+                    if ParkingLot.stripe(for: first) === ParkingLot.stripe(for: pending) { break }
+                } while true
+                winner.succeed(1)
+                #expect(first.peek.map { try? $0.get() } == 1)
+            }
+        }.get()
+    }
+
     // MARK: 5. No false recursion trap
 
     @Test("a lazy flatMap waits on a lazy future running on this thread without reporting recursion")
