@@ -44,8 +44,10 @@ struct DerivedWakeUpStressTests {
             }
             let waiting = FutureDiagnostics.waitingFutures().map { "\($0)" }
             let pool = (ExecutionContext.global().scheduler as? ThreadPool)?.stateDescription ?? "?"
-            let message = "derived wake-up stress \(shape) hung in round \(round.load(ordering: .relaxed)) of \(Self.rounds); "
-                + "stage \(stage.load(ordering: .relaxed)) (threads back, bit per thread, 0 the canceller); futures: \(states); "
+            let message =
+                "derived wake-up stress \(shape) hung in round \(round.load(ordering: .relaxed)) of \(Self.rounds); "
+                + "stage \(stage.load(ordering: .relaxed)) (threads back, bit per thread, 0 the canceller); "
+                + "futures: \(states); "
                 + "waiting: \(waiting); global context: \(pool)"
             // For a debugger: the hung threads stay as they are for ten minutes before the process stops.
             if environmentInteger("FUTURES_STRESS_PAUSE_ON_HANG") != nil {
