@@ -13,7 +13,9 @@ extension Future where Failure == any Error {
     /// - Returns: `true` if this call cancelled the future; `false` if it was already resolved.
     @discardableResult
     public func cancel() -> Bool {
-        _complete(with: .failure(CancellationError()), cancelling: true)
+        guard _complete(with: .failure(CancellationError()), cancelling: true) else { return false }
+        _dropLinks()
+        return true
     }
 
     /// Whether the future was resolved by ``cancel()``, its own or a source's. Never blocks.
@@ -89,7 +91,9 @@ extension Future {
     /// Cancels this future, as ``cancel()`` does, if its type can be cancelled; otherwise does
     /// nothing. For combinators written for every `Failure` that own the futures they wait on.
     func _cancelIfCancellable() {
-        guard _isCancellableType else { return }
-        _complete(with: .failure(CancellationError() as! Failure), cancelling: true)
+        guard _isCancellableType, _complete(with: .failure(CancellationError() as! Failure), cancelling: true) else {
+            return
+        }
+        _dropLinks()
     }
 }

@@ -19,6 +19,9 @@ final class DerivedLinks: @unchecked Sendable {
     /// Whether a reader asked for the value without blocking, so that sources met later are
     /// started on a context rather than run by whichever thread resolves the current one.
     var demandedWithoutBlocking = false
+    /// The blocking readers parked below this future, to wake when its sources change (see
+    /// `ParkedReaderWakeUp`).
+    var parkedReaders: [ParkedReaderWakeUp] = []
 
     init(upstreams: [_FutureCore], connect: (@Sendable (_FutureCore) -> Void)?) {
         self.upstreams = upstreams
@@ -55,10 +58,14 @@ extension _FutureCore {
     /// `withoutBlocking` marks the future as demanded by a reader that must not run work on its
     /// own thread (`get()`, `result(timeout:)`), so that sources it meets later are started on a
     /// context rather than run by whichever thread resolves its current source.
-    final func upstreamsForDemand(withoutBlocking: Bool) -> [_FutureCore]? {
+    ///
+    /// `wakeUp`, from a blocking reader about to park, is kept in the links, read together with
+    /// the sources, so that a change of sources wakes that reader (`ParkedReaderWakeUp`).
+    final func upstreamsForDemand(withoutBlocking: Bool, wakeUp: ParkedReaderWakeUp? = nil) -> [_FutureCore]? {
         let taken = withLinks { links -> ((@Sendable (_FutureCore) -> Void)?, [_FutureCore]) in
             defer { links.connect = nil }
             if withoutBlocking { links.demandedWithoutBlocking = true }
+            if let wakeUp { links.register(wakeUp) }
             return (links.connect, links.upstreams)
         }
         guard let (connect, upstreams) = taken else { return nil }
@@ -83,17 +90,33 @@ extension _FutureCore {
             return
         }
         let kind = _kind
+        var parkedReaders: [ParkedReaderWakeUp] = []
+        var previous: [_FutureCore] = [source]
         let startWithoutBlocking =
             withLinks { links -> Bool in
-                links.upstreams = [source]
+                swap(&previous, &links.upstreams)
+                parkedReaders = links.takeParkedReaders()
                 return kind == .derived || links.demandedWithoutBlocking
             } ?? true
+        releaseOutsideTheLock(&previous)
         if startWithoutBlocking {
             walkUpstream(from: source, withoutBlocking: true) { $0.startWithoutBlocking() }
         } else {
-            walkUpstream(from: source, withoutBlocking: false) { _ = $0.demand(firstLook: true, waited: .zero) }
+            // Only work that has not started: this thread is no reader, and may be the one running
+            // `source`'s work (a lazy future whose work completes the promise this future's source
+            // waited on, and that the transform then returns). `demand` on running work is a reader's
+            // look, which traps when the work runs on this thread ("read from inside its own work"),
+            // though nothing reads it: this future merely waits on it, and resolves when it returns.
+            // Work seen `pending` is not this thread's (a thread's own work is `running` before its
+            // closure starts), so the recursion check in `demand` cannot fire for it.
+            walkUpstream(from: source, withoutBlocking: false) { root in
+                if root._word.phase == .pending { _ = root.demand(firstLook: true, waited: .zero) }
+            }
         }
         _wakeWaiters()
+        // Readers parked on futures derived from this one walked up through it before the switch:
+        // they must walk again to find `source` (see `ParkedReaderWakeUp`).
+        for reader in parkedReaders { reader.wake() }
     }
 
     /// Makes `sources` the futures this derived future waits on now (a bounded `all`'s futures in
@@ -102,27 +125,90 @@ extension _FutureCore {
     /// Unlike `wait(on:)`, it starts nothing (the caller starts each source as it makes it) and
     /// wakes no parked reader: a wake-up per source cost a bounded `all` of trivial jobs more
     /// than the jobs, and a parked reader looks again anyway when it rechecks queued work.
+    ///
+    /// The exception is a reader parked on a future derived from this one, whose walk passed here
+    /// (`ParkedReaderWakeUp`): its own future does not resolve when the sources change, and it
+    /// would sleep until the new sources ran, for ever if it is the thread that must run them.
     final func replaceUpstreams(with sources: [_FutureCore]) {
-        _ = withLinks { links in
-            if !_isResolved { links.upstreams = sources }
-        }
+        var previous = sources
+        let parkedReaders =
+            withLinks { links -> [ParkedReaderWakeUp] in
+                guard !_isResolved else { return [] }
+                swap(&previous, &links.upstreams)
+                return links.takeParkedReaders()
+            } ?? []
+        releaseOutsideTheLock(&previous)
+        for reader in parkedReaders { reader.wake() }
     }
 
     /// Forgets the sources of a derived future that has resolved, so that it keeps nothing alive.
     final func dropUpstreams() {
-        _ = withLinks { $0.upstreams = [] }
+        var previous: [_FutureCore] = []
+        _ = withLinks { links in
+            swap(&previous, &links.upstreams)
+            links.parkedReaders = []
+        }
+        releaseOutsideTheLock(&previous)
+    }
+
+    /// Releases sources that a derived future let go of, after its stripe's lock is released.
+    ///
+    /// Found by the derived-futures stress of issue 25 (the fuzzer's hang "once in about 8,000
+    /// programs"): `dropUpstreams` used to release its sources inside `withLinks`. A source whose
+    /// last reference that was (a fold's inner chain, when the fold fails fast at a cancelled
+    /// source before its chain resolves) is freed there, pending with callbacks, and its deinit
+    /// takes its own stripe's lock to drop them; when both futures map to the same stripe (1 in
+    /// 64), the thread waits for ever on the non-recursive lock it holds, and so does every reader
+    /// and resolver of any future of that stripe. A lost wake-up in appearance only.
+    private func releaseOutsideTheLock(_ released: inout [_FutureCore]) {
+        guard !released.isEmpty else { return }
+        ReleaseTrampoline.release { list in
+            list.append(released)
+            released = []
+        }
+    }
+
+    /// Forgets everything a derived future resolved by its own cancellation still links to: its
+    /// sources and, if it was never connected, its connection (the closure that holds the
+    /// transform and the source). Nothing for a future with work of its own.
+    ///
+    /// Before, a cancel resolved the future and kept both: `resolve(with:)` drops the sources, but
+    /// a cancel does not go through it. A transform that captured the object that holds the
+    /// derived future made a cycle (object → future → links → transform → object) that a cancel
+    /// never broke, against the promise that a resolved future holds its result and nothing else.
+    /// An eager future's callbacks on its sources still hold the transform until those sources
+    /// resolve or are freed; they no longer keep the sources alive.
+    final func _dropLinks() {
+        guard case .sources(let links) = _links else { return }
+        var upstreams: [_FutureCore] = []
+        var connect: (@Sendable (_FutureCore) -> Void)?
+        ParkingLot.stripe(for: self).withLock {
+            swap(&upstreams, &links.upstreams)
+            swap(&connect, &links.connect)
+            links.parkedReaders = []
+        }
+        // Released here, outside the stripe's lock (their deinits may take stripes' locks), and
+        // through the trampoline, so that a long unread chain is freed without deep recursion.
+        ReleaseTrampoline.release { list in
+            if !upstreams.isEmpty { list.append(upstreams) }
+            if let connect { list.append(connect) }
+            upstreams = []
+            connect = nil
+        }
     }
 }
 
 /// Walks the graph above `start`, depth-first and each node once, without recursion (a chain
 /// of derived futures can be 100,000 deep). Lazy derived futures met on the way are connected,
 /// and marked as demanded without blocking if `withoutBlocking` (see `upstreamsForDemand`).
+/// `wakeUp`, from a reader about to park, is left in each derived future met.
 ///
 /// `stop` is asked after each future with work is visited: a reader whose own future has been
 /// resolved by what it ran so far (the winner of a `first(of:)`) must not go on to run the rest.
 func walkUpstream(
     from start: _FutureCore,
     withoutBlocking: Bool,
+    wakeUp: ParkedReaderWakeUp? = nil,
     stop: () -> Bool = { false },
     visitRoot: (_FutureCore) -> Void
 ) {
@@ -130,7 +216,7 @@ func walkUpstream(
     var stack: [_FutureCore] = [start]
     while let node = stack.popLast(), !stop() {
         guard !node._isResolved, visited.insert(ObjectIdentifier(node)).inserted else { continue }
-        if let upstreams = node.upstreamsForDemand(withoutBlocking: withoutBlocking) {
+        if let upstreams = node.upstreamsForDemand(withoutBlocking: withoutBlocking, wakeUp: wakeUp) {
             stack.append(contentsOf: upstreams)
         } else {
             visitRoot(node)

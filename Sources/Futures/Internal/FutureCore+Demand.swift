@@ -21,8 +21,10 @@ extension _FutureCore {
     /// - A derived future has no work: the reader walks up to the futures with work and demands
     ///   each of them, connecting lazy derived futures on the way.
     ///
-    /// `waited` is how long the reader has already waited for this future.
-    final func demand(firstLook: Bool, waited: Duration) -> DemandOutcome {
+    /// `waited` is how long the reader has already waited for this future. `wakeUp`, from a
+    /// reader of a derived future that parked before, is left in the derived futures the walk
+    /// passes, so that a change of their sources wakes the reader (`ParkedReaderWakeUp`).
+    final func demand(firstLook: Bool, waited: Duration, wakeUp: ParkedReaderWakeUp? = nil) -> DemandOutcome {
         let word = _word
         switch word.phase {
         case .resolved:
@@ -53,7 +55,7 @@ extension _FutureCore {
         case .derived, .lazyDerived:
             var ranWork = false
             var recheck: Duration?
-            walkUpstream(from: self, withoutBlocking: false, stop: { _isResolved }) { root in
+            walkUpstream(from: self, withoutBlocking: false, wakeUp: wakeUp, stop: { _isResolved }) { root in
                 switch root.demand(firstLook: firstLook, waited: waited) {
                 case .lookAgain:
                     ranWork = true

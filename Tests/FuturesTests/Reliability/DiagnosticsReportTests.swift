@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Futures
@@ -96,6 +97,49 @@ struct DiagnosticsReportTests {
         #expect(reports.reports(from: derivedSite).map(\.problem) == [.promiseDroppedWhilePending])
         #expect(calls.value == 0)
         #expect(derived.peek == nil)
+    }
+
+    @Test("a completion that loses to a racing cancel, then drops the last copy, is not reported")
+    func completionLosingToCancelIsNotReported() {
+        let reports = ReportCollector()
+        defer { reports.restore() }
+        let threads = RacingThreads(count: 2)
+        defer { threads.stop() }
+        var site = ""
+        var completionsLost = 0
+        let delay = Atomic<Int>(0)
+        for round in 0..<20_000 {
+            let held = Locked<Promise<Int, any Error>?>(nil)
+            let future: Future<Int, any Error>
+            do {
+                let promise = Promise<Int, any Error>()
+                future = promise.future
+                held.withLock { $0 = promise }
+            }
+            site = future._creationSite
+            let completed = Locked(false)
+            threads.race { index in
+                if index == 0 {
+                    // Starts a little later each round (0 to 63 atomic adds), to sweep the moment of
+                    // the completion across the cancel's few instructions between winning and
+                    // publishing.
+                    for _ in 0..<(round % 64) { delay.add(1, ordering: .relaxed) }
+                    // The only copy of the promise: it goes as this closure returns, right after
+                    // its completion, which may lose to the cancel still publishing.
+                    let promise = held.withLock { held in
+                        defer { held = nil }
+                        return held
+                    }
+                    if promise?.succeed(1) == true { completed.withLock { $0 = true } }
+                } else {
+                    future.cancel()
+                }
+            }
+            if !completed.withLock({ $0 }) { completionsLost += 1 }
+            #expect(future.isResolved)
+        }
+        #expect(site.hasPrefix("FuturesTests/DiagnosticsReportTests.swift:"))
+        #expect(reports.reports(from: site).count == 0, "completions lost to the cancel: \(completionsLost)")
     }
 
     @Test("a promise dropped on another thread is reported on that thread")

@@ -23,6 +23,40 @@ struct BuiltGraph: Sendable {
     let allCallbacksRan: Future<Void, Never>
     /// Inner futures made by flatMap transforms.
     let innerFutures: AtomicCounters
+    /// What the extended checks count: bounded `all`s' closure calls, and the promises of
+    /// laziness, bounds and order.
+    let extra: GraphExtraChecks
+}
+
+/// The counters behind the promises the first version of the graph did not check.
+struct GraphExtraChecks: Sendable {
+    /// How many times each bounded `all` called its closure.
+    let makeCalls: AtomicCounters
+    /// Calls of a bounded `all`'s closure made while `maxConcurrent` of its futures were unresolved,
+    /// or out of the items' order.
+    let boundViolations: AtomicCounters
+    /// 1 for each node whose second callback, on the same serial context as the first, ran before
+    /// the first.
+    let orderViolations: AtomicCounters
+    /// 1 for each node whose two callbacks were both added before it resolved: the docs promise
+    /// their order only then ("Callbacks registered before resolution are handed to their contexts
+    /// in registration order"; one added after resolution runs at once on the adding thread).
+    let addedBeforeResolution: AtomicCounters
+    /// How many times the work of a lazy future that nobody reads ran (must be never).
+    let unreadWorkRuns: AtomicCounters
+    /// Futures derived from those unread lazy futures, by every combinator: none may resolve.
+    let unreadDerived: [Future<Int, any Error>]
+}
+
+/// The contexts the graph's callbacks run on, made once.
+enum GraphContexts {
+    static let serial = ExecutionContext.queue(DispatchQueue(label: "random-graph.callbacks"))
+    static let dispatch = ExecutionContext { work in DispatchQueue.global().async(execute: work) }
+    /// The contexts, and whether each runs its work in order (so that two callbacks keep theirs).
+    static let all: [(context: ExecutionContext, inOrder: Bool)] = [
+        (.immediate, true), (.global(), false), (.io, false), (serial, true), (dispatch, false),
+        (.global(qos: .utility), false),
+    ]
 }
 
 extension RandomGraph {
@@ -39,6 +73,12 @@ extension RandomGraph {
         let callbackOutcomes = AtomicCounters(count: count)
         let callbacksTotal = AtomicCounters(count: 1)
         let innerFutures = AtomicCounters(count: 1)
+        let makeCalls = AtomicCounters(count: count)
+        let boundViolations = AtomicCounters(count: 1)
+        let orderViolations = AtomicCounters(count: count)
+        let addedBeforeResolution = AtomicCounters(count: count)
+        let unreadWorkRuns = AtomicCounters(count: 1)
+        var unreadDerived: [Future<Int, any Error>] = []
         let allCallbacksRan = Promise<Void, Never>()
         let latePromises = DispatchQueue(label: "random-graph.late-promises")
         var futures: [Future<Int, any Error>] = []
@@ -126,20 +166,93 @@ extension RandomGraph {
                 }
             case .first(let parents):
                 future = Future.first(of: parents.map { futures[$0] })
+            case .flatMapError(let parent, let lazyInner):
+                future = futures[parent].flatMapError { (error: any Error) -> Future<Int, any Error> in
+                    transformRuns.increment(index)
+                    let inner = flatMapErrorStep(index, Outcome(.failure(error)))
+                    if lazyInner { return LazyFuture { () throws -> Int in try inner.result.get() } }
+                    return Future(result: inner.result)
+                }
+            case .allSettled(let parents):
+                future = Future.allSettled(parents.map { futures[$0] }).map { results throws -> Int in
+                    try settledStep(index, results.map(Outcome.init(_:))).result.get()
+                }
+            case .firstSuccess(let parents):
+                future = Future.firstSuccess(of: parents.map { futures[$0] })
+            case .boundedAll(let parents, let maxConcurrent):
+                let sources = parents.map { futures[$0] }
+                let lastMade = Atomic<Int>(-1)
+                future = Future.all(sources.indices, maxConcurrent: maxConcurrent) { item -> Future<Int, any Error> in
+                    makeCalls.increment(index)
+                    // Items in order, each once, and never more than `maxConcurrent` unresolved.
+                    if lastMade.exchange(item, ordering: .relaxed) != item - 1 { boundViolations.increment(0) }
+                    let unresolved = sources[..<item].filter { !$0.isResolved }.count
+                    if unresolved >= maxConcurrent { boundViolations.increment(0) }
+                    return sources[item]
+                }.map { values throws -> Int in
+                    try combineStep(index, values.map { .value($0) }).result.get()
+                }
+            case .fold(let parents):
+                let rest = parents.dropFirst().map { futures[$0] }
+                future = futures[parents[0]].fold(rest) { (total, next) -> Future<Int, any Error> in
+                    transformRuns.increment(index)
+                    return Future(value: Self.foldStep(total, next))
+                }
             }
 
             if cancellation(of: index) == .atCreation, future.cancel() { cancelWon[index] = 1 }
-            future.onComplete { result in
+            let (context, inOrder) = GraphContexts.all[node.salt % GraphContexts.all.count]
+            future.onComplete(on: context) { result in
                 callbackOutcomes[index] = Outcome(result).code
                 callbackRuns.increment(index)
                 if callbacksTotal.increment(0) == count { allCallbacksRan.succeed() }
+            }
+            if inOrder {
+                // Promises/A+ 2.2.6: on one serial context, callbacks run in the order they were added.
+                future.onComplete(on: context) { _ in
+                    if callbackRuns[index] != 1 { orderViolations[index] = 1 }
+                }
+                if !future.isResolved { addedBeforeResolution[index] = 1 }
+            }
+            if index % 7 == 3 {
+                unreadDerived.append(contentsOf: unreadLazyFutures(beside: future, runs: unreadWorkRuns))
             }
             futures.append(future)
         }
         return BuiltGraph(
             futures: futures, promises: promises, workRuns: workRuns, transformRuns: transformRuns,
             cancelWon: cancelWon, completionWon: completionWon, callbackRuns: callbackRuns,
-            callbackOutcomes: callbackOutcomes, allCallbacksRan: allCallbacksRan.future, innerFutures: innerFutures)
+            callbackOutcomes: callbackOutcomes, allCallbacksRan: allCallbacksRan.future, innerFutures: innerFutures,
+            extra: GraphExtraChecks(
+                makeCalls: makeCalls, boundViolations: boundViolations, orderViolations: orderViolations,
+                addedBeforeResolution: addedBeforeResolution,
+                unreadWorkRuns: unreadWorkRuns, unreadDerived: unreadDerived))
+    }
+
+    /// Futures that combine a lazy future nobody reads with `node`, by each combinator: each is
+    /// lazy, so nothing may run its work, and none may resolve, however `node` ends.
+    private func unreadLazyFutures(beside node: Future<Int, any Error>, runs: AtomicCounters) -> [Future<
+        Int, any Error
+    >] {
+        let unread = LazyFuture { () throws -> Int in
+            runs.increment(0)
+            return 1
+        }
+        let pair = [unread, node]
+        return [
+            unread.map { $0 + 1 },
+            unread.flatMap { value in BackgroundFuture { () throws -> Int in value } },
+            unread.flatMapError { _ in Future<Int, any Error>(value: 0) },
+            unread.recover { _ in 0 },
+            zip(unread, node).map { $0.0 + $0.1 },
+            Future.all(pair).map { $0.count },
+            Future.allSettled(pair).map { $0.count },
+            Future.first(of: pair),
+            Future.firstSuccess(of: pair),
+            Future.all(0..<2, maxConcurrent: 1) { pair[$0] }.map { $0.count },
+            unread.fold([node]) { total, next in Future<Int, any Error>(value: total + next) },
+            unread.timeout(after: .milliseconds(1)),
+        ]
     }
 
     // MARK: The actors of a run

@@ -46,6 +46,15 @@ extension RandomGraph {
             let cancellation = cancellation(of: index)
             if case .first(let parents) = node.kind {
                 allowed = parents.map { expected[$0] }
+            } else if case .firstSuccess(let parents) = node.kind {
+                // The first value to come; if none comes, the failure that came last.
+                let values = parents.map { expected[$0] }.filter { if case .value = $0 { true } else { false } }
+                allowed = values.isEmpty ? parents.map { expected[$0] } : values
+            } else if case .fold(let parents) = node.kind,
+                parents.contains(where: { if case .value = expected[$0] { false } else { true } })
+            {
+                // A fold fails fast: with the first of its sources to fail, whichever that was.
+                allowed = parents.map { expected[$0] }.filter { if case .value = $0 { false } else { true } }
             } else if isCancelledBeforeAnyRead(index) {
                 allowed = [.cancelled]
             } else if cancellation != .never {
@@ -90,11 +99,52 @@ extension RandomGraph {
                 if graph.transformRuns[index] != expectedRuns {
                     problem("its transform ran \(graph.transformRuns[index]) times, parent \(expected[parent])")
                 }
-            case .zip, .all, .first:
+            case .flatMapError(let parent, _):
+                let expectedRuns = if case .value = expected[parent] { 0 } else { 1 }
+                if graph.transformRuns[index] != expectedRuns {
+                    problem("its transform ran \(graph.transformRuns[index]) times, parent \(expected[parent])")
+                }
+            case .boundedAll(let parents, _):
+                // Every item made once when it succeeds; never more items than there are.
+                let calls = graph.extra.makeCalls[index]
+                if case .value = seen, calls != parents.count { problem("its closure ran \(calls) times") }
+                if calls > parents.count { problem("its closure ran \(calls) times for \(parents.count) items") }
+            case .fold(let parents):
+                let steps = graph.transformRuns[index]
+                if case .value = seen, steps != parents.count - 1 { problem("its combine ran \(steps) times") }
+                if steps > parents.count - 1 { problem("its combine ran \(steps) times") }
+            case .zip, .all, .first, .allSettled, .firstSuccess:
                 break
             }
         }
+        problems += extraProblems(graph)
         return (problems, summary)
+    }
+
+    /// The promises checked across the graph: bounds and order of bounded `all`s, the order of
+    /// callbacks on one serial context, and laziness.
+    private func extraProblems(_ graph: BuiltGraph) -> [String] {
+        var problems: [String] = []
+        let extra = graph.extra
+        if extra.boundViolations[0] != 0 {
+            problems.append(
+                "bounded alls called their closure out of order or beyond the bound \(extra.boundViolations[0]) times")
+        }
+        let outOfOrder = nodes.indices.filter { extra.orderViolations[$0] == 1 && extra.addedBeforeResolution[$0] == 1 }
+        if !outOfOrder.isEmpty {
+            problems.append(
+                "nodes \(outOfOrder.prefix(10)): a callback ran before one added earlier on the same serial context")
+        }
+        if extra.unreadWorkRuns[0] != 0 {
+            problems.append("the work of lazy futures nobody read ran \(extra.unreadWorkRuns[0]) times")
+        }
+        let resolved = extra.unreadDerived.indices.filter { extra.unreadDerived[$0].isResolved }
+        if !resolved.isEmpty {
+            problems.append(
+                "unread lazy futures resolved: \(resolved.prefix(10)) of \(extra.unreadDerived.count)"
+            )
+        }
+        return problems
     }
 
     /// The outcome of `index` computed from its parents' expected outcomes, without futures.
@@ -116,8 +166,22 @@ extension RandomGraph {
             return recoverStep(index, expected[parent])
         case .zip(let parents), .all(let parents):
             return combineStep(index, parents.map { expected[$0] })
-        case .first(let parents):
+        case .first(let parents), .firstSuccess(let parents):
             return expected[parents[0]]
+        case .flatMapError(let parent, _):
+            if case .value = expected[parent] { return expected[parent] }
+            return flatMapErrorStep(index, expected[parent])
+        case .allSettled(let parents):
+            return settledStep(index, parents.map { expected[$0] })
+        case .boundedAll(let parents, _):
+            return combineStep(index, parents.map { expected[$0] })
+        case .fold(let parents):
+            var total = 0
+            for (position, parent) in parents.enumerated() {
+                guard case .value(let value) = expected[parent] else { return expected[parent] }
+                total = position == 0 ? value : Self.foldStep(total, value)
+            }
+            return .value(total)
         }
     }
 }

@@ -36,6 +36,17 @@ struct RandomGraph: Sendable {
         /// `Future.all`, then a `map` that combines the array.
         case all([Int])
         case first([Int])
+        /// `flatMapError` to a lazy or a resolved future of a value drawn from the failure.
+        case flatMapError(Int, lazyInner: Bool)
+        /// `Future.allSettled`, then a `map` that combines the outcomes.
+        case allSettled([Int])
+        /// `Future.firstSuccess(of:)`.
+        case firstSuccess([Int])
+        /// `Future.all(_:maxConcurrent:_:)` over the parents' indices, its closure returning the
+        /// parents' futures, then a `map` that combines the array.
+        case boundedAll([Int], maxConcurrent: Int)
+        /// The first parent's `fold` over the others, each step a resolved future.
+        case fold([Int])
     }
 
     struct Node: Sendable {
@@ -53,7 +64,7 @@ struct RandomGraph: Sendable {
         nodes.reserveCapacity(count)
         for index in 0..<count {
             let salt = Int.random(in: 0..<1_000_000, using: &random)
-            let roll = index < 8 ? Int.random(in: 0..<35, using: &random) : Int.random(in: 0..<100, using: &random)
+            let roll = index < 8 ? Int.random(in: 0..<35, using: &random) : Int.random(in: 0..<125, using: &random)
             let kind: Kind
             switch roll {
             case 0..<12: kind = .leaf(.background, Self.cancellation(&random))
@@ -75,7 +86,16 @@ struct RandomGraph: Sendable {
             case 87..<94:
                 let empty = Int.random(in: 0..<20, using: &random) == 0
                 kind = .all(empty ? [] : Self.parents(of: index, count: 1...6, &random))
-            default: kind = .first(Self.parents(of: index, count: 2...4, &random))
+            case 94..<100: kind = .first(Self.parents(of: index, count: 2...4, &random))
+            case 100..<104:
+                kind = .flatMapError(Self.parent(of: index, &random), lazyInner: Bool.random(using: &random))
+            case 104..<108: kind = .allSettled(Self.parents(of: index, count: 1...5, &random))
+            case 108..<112: kind = .firstSuccess(Self.parents(of: index, count: 1...4, &random))
+            case 112..<118:
+                kind = .boundedAll(
+                    Self.parents(of: index, count: 1...6, &random), maxConcurrent: Int.random(in: 1...3, using: &random)
+                )
+            default: kind = .fold(Self.parents(of: index, count: 1...4, &random))
             }
             nodes.append(Node(kind: kind, salt: salt))
         }
@@ -156,6 +176,22 @@ struct RandomGraph: Sendable {
         return .value(combined)
     }
 
+    /// What a `flatMapError`'s inner future holds, for a parent that did not give a value.
+    func flatMapErrorStep(_ index: Int, _ outcome: Outcome) -> Outcome {
+        let mixed = Self.mix(outcome.code, nodes[index].salt &+ 2)
+        return mixed % 5 == 0 ? .failed(tag: 8_000_000 + index) : .value(mixed)
+    }
+
+    /// Combines every outcome, failures and cancellations too, in order, as after `allSettled`.
+    func settledStep(_ index: Int, _ outcomes: [Outcome]) -> Outcome {
+        .value(outcomes.reduce(nodes[index].salt) { Self.mix($0, $1.code) })
+    }
+
+    /// One step of a `fold`: the running total and the next value.
+    static func foldStep(_ total: Int, _ next: Int) -> Int {
+        mix(total, next &+ 11)
+    }
+
     /// Reading work reads its parents in order and fails with its own tag at the first failure.
     func readingStep(_ index: Int, _ outcomes: [Outcome]) -> Outcome {
         var combined = nodes[index].salt
@@ -171,7 +207,7 @@ struct RandomGraph: Sendable {
     func futureCount(innerFutures: Int) -> Int {
         let combined = nodes.filter {
             switch $0.kind {
-            case .zip, .all: true
+            case .zip, .all, .allSettled, .boundedAll: true
             default: false
             }
         }
@@ -207,6 +243,12 @@ extension RandomGraph.Kind: CustomStringConvertible {
         case .zip(let parents): "zip of \(parents)"
         case .all(let parents): "all of \(parents)"
         case .first(let parents): "first of \(parents)"
+        case .flatMapError(let parent, let lazyInner):
+            "flatMapError of \(parent) to a \(lazyInner ? "lazy" : "resolved") future"
+        case .allSettled(let parents): "allSettled of \(parents)"
+        case .firstSuccess(let parents): "firstSuccess of \(parents)"
+        case .boundedAll(let parents, let maxConcurrent): "all of \(parents), at most \(maxConcurrent) at once"
+        case .fold(let parents): "fold of \(parents)"
         }
     }
 }

@@ -11,8 +11,10 @@ extension Future {
     ///
     /// The new future fails with the failure of the first item by position that fails, once
     /// every item before it has succeeded; after any failure no new future is made (the ones in
-    /// flight go on). If the first item's future is lazy, the new future is lazy: nothing more
-    /// is made, and nothing runs, until it is read. Cancelling the new future (when `Failure` is
+    /// flight go on). An item's future that is cancelled is such a failure: the new future is then
+    /// cancelled too, and the other futures in flight still go on, as they do under ``all(_:fileID:line:)``.
+    /// If the first item's future is lazy, the new future is lazy: nothing more is made, and
+    /// nothing runs, until it is read. Cancelling the new future itself (when `Failure` is
     /// `any Error`) cancels the futures in flight and makes no more.
     ///
     /// ```swift
@@ -73,6 +75,9 @@ struct BoundedAllState: Sendable {
     var pumping = false
     /// Whether the outcome has been handed out.
     var decided = false
+    /// Whether the new future was cancelled by its owner (its own `cancel()`), not failed by an
+    /// item's cancellation: only then are the futures in flight, and one being made, cancelled.
+    var ownerCancelled = false
 
     enum Decision {
         case undecided
@@ -115,10 +120,18 @@ final class BoundedAllRun<Item: Sendable, Value: Sendable, Failure: Error>: @unc
     func start(resolving child: Future<[Value], Failure>) {
         self.child = child
         child._onResolution { [self] child in
+            // `_isCancelled` alone does not say who cancelled: an item that fails by cancellation
+            // resolves the new future cancelled too (`sourceCancelled`), and then the futures in
+            // flight are not ours to cancel (a shared future, another owner's promise) and go on,
+            // as after any failure. `decided` says the run handed its outcome out first; a cancel
+            // that wins against that hand-out is dealt with in `finished`.
             let cancelled = child._isCancelled
             let inFlight = state.withLock { state -> [_FutureCore] in
                 state.stopped = true
-                return cancelled ? Array(state.inFlight.values) : []
+                guard cancelled, !state.decided else { return [] }
+                state.decided = true
+                state.ownerCancelled = true
+                return Array(state.inFlight.values)
             }
             for node in inFlight {
                 (node as? Future<Value, Failure>)?._cancelIfCancellable()
@@ -152,13 +165,13 @@ final class BoundedAllRun<Item: Sendable, Value: Sendable, Failure: Error>: @unc
             guard index >= 0 else { return }
             let future = first.take(as: Future<Value, Failure>.self) ?? makeFuture(items[index])
             let node: _FutureCore = future
-            let inFlight = state.withLock { state -> [_FutureCore] in
+            let (inFlight, ownerCancelled) = state.withLock { state -> ([_FutureCore], Bool) in
                 state.inFlight[index] = node
-                return Array(state.inFlight.values)
+                return (Array(state.inFlight.values), state.ownerCancelled)
             }
-            // Cancelled while the future was being made: the cancellation may have looked at the
-            // futures in flight before this one was among them. It is ours alone; cancel it too.
-            if child._isCancelled { future._cancelIfCancellable() }
+            // Cancelled by its owner while the future was being made: the cancellation may have
+            // looked at the futures in flight before this one was among them. Cancel it too.
+            if ownerCancelled { future._cancelIfCancellable() }
             child.replaceUpstreams(with: inFlight)
             future._startWithoutBlocking()
             future._onResolution { [self] future in finished(future, at: index) }
@@ -208,10 +221,26 @@ final class BoundedAllRun<Item: Sendable, Value: Sendable, Failure: Error>: @unc
             }
             child.resolve(with: .success(values))
         case .failed:
-            child.resolve(
+            let resolved = child.resolve(
                 with: .failure(firstFailure.unsafelyUnwrapped as! Failure), sourceCancelled: firstFailureCancelled)
+            // The owner's `cancel()` won against this failure; its callback left the futures in
+            // flight alone because the run had decided. The cancel is what resolved the future, so
+            // it does what a cancel does.
+            if !resolved, child._isCancelled { cancelInFlightForOwner() }
         case .undecided:
             pump()
+        }
+    }
+
+    /// Cancels the futures in flight after the owner's `cancel()` won the race against the run's
+    /// own outcome.
+    private func cancelInFlightForOwner() {
+        let inFlight = state.withLock { state -> [_FutureCore] in
+            state.ownerCancelled = true
+            return Array(state.inFlight.values)
+        }
+        for node in inFlight {
+            (node as? Future<Value, Failure>)?._cancelIfCancellable()
         }
     }
 }

@@ -10,6 +10,11 @@ extension _FutureCore {
         var firstLook = true
         var spun = false
         var watch = BlockingWaitWatch()
+        // Made when a reader of a derived future is about to park for the first time: from then
+        // on its walks leave it in the derived futures above, to be woken when their sources
+        // change (see `ParkedReaderWakeUp`). A read that never parks pays nothing for it.
+        var wakeUp: ParkedReaderWakeUp?
+        defer { wakeUp?.finish() }
         while true {
             let word = _word
             switch word.phase {
@@ -17,10 +22,17 @@ extension _FutureCore {
                 return
             case .pending:
                 let waited = start.map { ContinuousClock.now - $0 } ?? .zero
-                switch demand(firstLook: firstLook, waited: waited) {
+                wakeUp?.reset()
+                switch demand(firstLook: firstLook, waited: waited, wakeUp: wakeUp) {
                 case .lookAgain:
                     continue
                 case .park(let interval):
+                    if wakeUp == nil, word.kind.isDerived {
+                        // Walk again, leaving the wake-up on the way, before the first park: a
+                        // source that changed after the walk above would otherwise go unseen.
+                        wakeUp = ParkedReaderWakeUp(parkingOn: self)
+                        continue
+                    }
                     if firstLook {
                         firstLook = false
                         start = ContinuousClock.now
@@ -34,7 +46,7 @@ extension _FutureCore {
                         spun = true
                         if spinUntilResolved() { continue }
                     }
-                    park(until: interval.map { ContinuousClock.now + $0 }, watch: &watch)
+                    park(until: interval.map { ContinuousClock.now + $0 }, watch: &watch, wakeUp: wakeUp)
                 }
             case .running, .completing:
                 trapIfRecursive(word)
@@ -94,25 +106,30 @@ extension _FutureCore {
     /// this thread's runs at this thread's while it parks (`PriorityBoost`). `watch` may bring the
     /// deadline forward, in debug builds, to report a long wait on the main thread or on a thread
     /// of Swift's cooperative pool while it still waits.
-    private func park(until deadline: ContinuousClock.Instant?, watch: inout BlockingWaitWatch) {
-        let wakeUp = watch.parkDeadline(reading: self, deadline)
+    private func park(
+        until deadline: ContinuousClock.Instant?, watch: inout BlockingWaitWatch, wakeUp: ParkedReaderWakeUp? = nil
+    ) {
+        let watchDeadline = watch.parkDeadline(reading: self, deadline)
         let registration = WaitRegistry.register(
             parkingOn: self, waitsForever: deadline == nil, isMainThread: MainThread.isCurrent)
         let boost = PriorityBoost.begin(for: self)
-        parkOnStripe(until: wakeUp)
+        parkOnStripe(until: watchDeadline, wakeUp: wakeUp)
         boost?.end()
         WaitRegistry.unregister(registration)
         watch.didPark(reading: self)
     }
 
     /// Waits once on this future's stripe: until the future resolves, a wake-up, or `deadline`.
-    private func parkOnStripe(until deadline: ContinuousClock.Instant?) {
+    /// `wakeUp` set (a derived future above changed its sources since this reader's walk) makes it
+    /// return at once; it is read under the stripe's lock, as the `waiters` bit is set.
+    private func parkOnStripe(until deadline: ContinuousClock.Instant?, wakeUp: ParkedReaderWakeUp? = nil) {
         let stripe = ParkingLot.stripe(for: self)
         let accounting = RunnerAccounting.willPark()
         defer { accounting.didUnpark() }
         stripe.condition.lock()
         defer { stripe.condition.unlock() }
         guard _state.transition({ $0.addWaiter() }) == .registered else { return }
+        if let wakeUp, wakeUp.isWoken { return }
         if let deadline {
             let remaining = ContinuousClock.now.duration(to: deadline)
             guard remaining > .zero else { return }

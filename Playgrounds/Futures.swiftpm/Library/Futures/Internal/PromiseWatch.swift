@@ -13,11 +13,11 @@
         }
 
         deinit {
-            guard !future._isResolved else { return }
+            guard !isCompleted else { return }
             // Nothing else holds the future and no callback waits for it: nobody can wait for it, so
             // dropping it is not a hang (a promise made and abandoned with its future).
             let couldBeAwaited = !isKnownUniquelyReferenced(&future) || future._word.hasCallbacks
-            guard couldBeAwaited, !future._isResolved else { return }
+            guard couldBeAwaited, !isCompleted else { return }
             let failure = Failure.self == (any Error).self ? "any Error" : "\(Failure.self)"
             let promise = "Promise<\(Value.self), \(failure)>"
             let site = future._creationSite
@@ -28,5 +28,14 @@
                         + "pending, and every reader, callback and future derived from it waits for ever. Complete "
                         + "every promise (succeed, fail or complete(with:)) before its last copy goes."))
         }
+
+        /// Whether someone won the right to resolve the future: it is resolved, or being resolved.
+        ///
+        /// Not `_isResolved`: a completion that loses to a racing `cancel()` returns while the
+        /// canceller may still be between winning (`completing`) and publishing `resolved`; if
+        /// the completing side then dropped the last copy, `_isResolved` said "pending" and this
+        /// reported a promise "dropped without being completed" whose future was about to resolve.
+        /// A future leaves `pending` only for good (a promise has no work, so never `running`).
+        private var isCompleted: Bool { future._word.phase != .pending }
     }
 #endif
