@@ -12,31 +12,99 @@ final class DerivedLinks: @unchecked Sendable {
     // can reach it.
 
     /// The futures the owner waits on now; emptied when it resolves.
-    var upstreams: [_FutureCore]
+    private var sources: [Upstream]
     /// Registers the callbacks that resolve the owner; run once, then dropped. `nil` for a
     /// future connected when it was made.
     var connect: (@Sendable (_FutureCore) -> Void)?
     /// Whether a reader asked for the value without blocking, so that sources met later are
     /// started on a context rather than run by whichever thread resolves the current one.
     var demandedWithoutBlocking = false
+    /// What the owner undoes once it is decided: the callbacks it parked on sources that may
+    /// still be pending (the losers of a race), and the timer of a timeout. See `keep(_:)`.
+    var detachments: [Detachment] = []
 
     init(upstreams: [_FutureCore], connect: (@Sendable (_FutureCore) -> Void)?) {
-        self.upstreams = upstreams
+        self.sources = upstreams.map(Upstream.init)
         self.connect = connect
+    }
+
+    /// The futures the owner waits on now that are still alive.
+    var upstreams: [_FutureCore] {
+        get { sources.compactMap(\.future) }
+        set { sources = newValue.map(Upstream.init) }
+    }
+
+    /// Takes the sources and the detachments out, for a future that has resolved: the caller
+    /// releases and undoes them outside the lock.
+    func takeForResolution() -> ([Upstream], [Detachment]) {
+        defer {
+            sources = []
+            detachments = []
+        }
+        return (sources, detachments)
     }
 
     /// Hands what the links hold to the release trampoline, so that freeing a long unread chain
     /// releases it link by link instead of one nested deinit per link.
     func releaseIteratively() {
         ReleaseTrampoline.release { list in
-            if !upstreams.isEmpty {
-                list.append(upstreams)
-                upstreams = []
+            if !sources.isEmpty {
+                list.append(sources)
+                sources = []
             }
             if let connect {
                 list.append(connect)
                 self.connect = nil
             }
+        }
+        // A timer holds its future until it fires or is cancelled, and a callback holds the
+        // future it resolves, so an owner freed with detachments kept only finished ones.
+        detachments = []
+    }
+}
+
+/// A derived future's link to one source.
+///
+/// Why not always a strong reference: a source keeps the futures derived from it alive through
+/// the callbacks it holds for them (it must: a `map` with an `onSuccess` and no other reference
+/// still has to run when its source resolves), and a derived future that also held its source
+/// strongly made a cycle through the parking lot. A promise and a `map` of it, both dropped while
+/// pending, were never freed, nor a chain of maps on it. So a derived future holds strongly only
+/// the sources that nothing else keeps until they can resolve: lazy futures, and futures derived
+/// from them, whose work runs only when a reader asks. The others are held by whatever will
+/// resolve them while they still can (a promise by its holder, a background or pinned future by
+/// its context's queue until its work runs, an eager derived future by its own sources'
+/// callbacks); a weak link to them is enough for the readers that walk up to their work, and
+/// once nothing can resolve them, nothing keeps them or what waits for them.
+struct Upstream {
+    private let owned: _FutureCore?
+    private weak var watched: _FutureCore?
+
+    init(_ future: _FutureCore) {
+        if future._kind.isLazy {
+            owned = future
+        } else {
+            owned = nil
+            watched = future
+        }
+    }
+
+    /// The source, unless it was freed (then nothing can resolve it any more).
+    var future: _FutureCore? { owned ?? watched }
+}
+
+/// Something a derived future undoes once it is decided.
+enum Detachment {
+    /// A callback it parked on a source.
+    case callback(CallbackRegistration)
+    /// The timer of a timeout, which holds the future until it fires.
+    case timer(DelayedWork.Timer)
+
+    /// Takes the callback back from its source, or cancels the timer.
+    func detach() {
+        switch self {
+        case .callback(let registration): _FutureCore.removeResolutionCallback(registration)
+        case .timer(let timer): timer.cancel()
         }
     }
 }
@@ -108,9 +176,35 @@ extension _FutureCore {
         }
     }
 
-    /// Forgets the sources of a derived future that has resolved, so that it keeps nothing alive.
+    /// Forgets the sources of a derived future that has resolved, so that it keeps nothing alive,
+    /// and undoes its detachments: the callbacks it left on sources still pending (the losers of
+    /// its race: a lazy source nobody will run now, a `first(of:)` rival, the source of a timeout
+    /// that fired) go from their futures, and its timeout's timer is cancelled. What they held
+    /// is released here, outside the lock.
     final func dropUpstreams() {
-        _ = withLinks { $0.upstreams = [] }
+        guard let (sources, detachments) = withLinks({ $0.takeForResolution() }) else { return }
+        for detachment in detachments { detachment.detach() }
+        _ = sources
+    }
+
+    /// Keeps `registration`, a callback this derived future parked on a source, to take it back
+    /// once the future is decided (`dropUpstreams`); takes it back at once if it already is.
+    final func keep(_ registration: CallbackRegistration?) {
+        guard let registration else { return }
+        keep(.callback(registration))
+    }
+
+    /// Keeps `detachment` until this derived future is decided, or undoes it at once if it is.
+    ///
+    /// A resolver publishes `resolved` before it takes the links in `dropUpstreams`, under the
+    /// same lock as this: either that takes the detachment, or this sees `resolved`.
+    final func keep(_ detachment: Detachment) {
+        let kept = withLinks { links -> Bool in
+            guard !_isResolved else { return false }
+            links.detachments.append(detachment)
+            return true
+        }
+        if kept != true { detachment.detach() }
     }
 }
 
