@@ -233,6 +233,9 @@ extension Future {
 
     /// Returns a future of the first of `futures` to resolve, succeeding or failing.
     ///
+    /// Once the first has resolved, the new future takes its callbacks back from the others:
+    /// a loser that stays pending for long keeps nothing of the race.
+    ///
     /// ```swift
     /// let fastest = Future.first(of: mirrors.map { mirror in BackgroundFuture { try fetch(from: mirror) } })
     /// ```

@@ -12,6 +12,11 @@ extension Future {
     /// task: only waiting is cancelled. For any other `Failure`, `get()` cannot throw
     /// `CancellationError` and waits until the future resolves; ``cancellableResult()`` is the
     /// cancellable wait for those.
+   
+    ///
+    /// A pending future keeps what its readers left with it: each waiting `get()` keeps one
+    /// small callback on the future until it resolves. A cancelled wait takes its callback back
+    /// at once, so tasks that give up waiting on a slow future leave nothing behind.
     ///
     /// ```swift
     /// let image = BackgroundFuture { decode(bytes) }           // Future<Image, Never>

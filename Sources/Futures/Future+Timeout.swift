@@ -13,6 +13,11 @@ extension Future {
     /// deadline. A zero or negative `duration` gives the result if this future has already
     /// resolved when the clock starts, and the timeout error otherwise.
     ///
+    /// Its timer, and what it holds (the new future, `error`), is kept until the timer fires or
+    /// this future resolves first, whichever decides the race; the loser is let go then: a source
+    /// that wins cancels the timer, and a timer that wins takes its callback back from the
+    /// source. A long timeout on a future that resolves at once keeps nothing afterwards.
+    ///
     /// On timeout this future goes on: its work is not cancelled, and a later read of it finds
     /// its result. To cancel it, use ``timeout(after:cancellingSource:fileID:line:)``. To keep
     /// a concrete error type, use ``timeout(after:failingWith:fileID:line:)``.
