@@ -11,12 +11,9 @@
 // hundred bytes per iteration keeps hundreds of megabytes in that time. The threads are counted
 // too, at the start and after the pool's idle threads had time to exit.
 
+import CHeap
 import Foundation
 import Futures
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 struct Boom: Error {}
 
@@ -86,7 +83,7 @@ struct Sample {
     static func now() -> Sample {
         let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
         let pages = statm.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-        return Sample(heap: Int(mallinfo2().uordblks), resident: pages * Int(sysconf(Int32(_SC_PAGESIZE))))
+        return Sample(heap: Int(soak_heap_bytes_in_use()), resident: pages * Int(sysconf(Int32(_SC_PAGESIZE))))
     }
 }
 

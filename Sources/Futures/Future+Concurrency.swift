@@ -12,7 +12,6 @@ extension Future {
     /// task: only waiting is cancelled. For any other `Failure`, `get()` cannot throw
     /// `CancellationError` and waits until the future resolves; ``cancellableResult()`` is the
     /// cancellable wait for those.
-   
     ///
     /// A pending future keeps what its readers left with it: each waiting `get()` keeps one
     /// small callback on the future until it resolves. A cancelled wait takes its callback back
