@@ -140,13 +140,21 @@ func run(_ name: String, seconds: Double) -> Bool {
     let warmSample = atWarm ?? atEnd
     let growth = atEnd.heap - warmSample.heap
     let grew = growth > 4 << 20
+    // Threads: the pools' and Dispatch's idle threads exit after a while of their own.
+    let threadsAtEnd = threads()
+    var idleWait = 0
+    while threads() > threadsAtStart, idleWait < 30 {
+        sleep(1)
+        idleWait += 1
+    }
     let mib = { (bytes: Int) in String(format: "%.1f", Double(bytes) / 1_048_576) }
     let perIteration = iterations > 0 ? String(format: "%.1f", Double(growth) / (Double(iterations) * 2 / 3)) : "-"
     print(
         "\(name): \(iterations) iterations; heap in use \(mib(warmSample.heap)) MiB after warm-up, "
             + "\(mib(atEnd.heap)) MiB at the end (\(growth >= 0 ? "+" : "")\(mib(growth)) MiB, about "
             + "\(perIteration) B per iteration after warm-up); resident \(mib(warmSample.resident)) -> "
-            + "\(mib(atEnd.resident)) MiB; threads \(threadsAtStart) at start, \(threads()) at the end"
+            + "\(mib(atEnd.resident)) MiB; threads \(threadsAtStart) at start, \(threadsAtEnd) at the end, "
+            + "\(threads()) \(idleWait) s later"
             + (grew ? "; GREW" : ""))
     return !grew
 }
