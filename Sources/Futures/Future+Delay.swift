@@ -4,7 +4,9 @@ extension Future {
     /// Values and errors alike arrive `delay` late; a cancellation arrives at once, so that a
     /// cancelled chain stops without waiting. No thread waits meanwhile: a Dispatch timer
     /// resolves the new future. It keeps this future's kind: derived from a lazy future, nothing
-    /// runs (and no timer starts) until it is read.
+    /// runs (and no timer starts) until it is read. The timer holds the new future and this
+    /// future's result until it fires, `delay` after this future resolved, even if nothing reads
+    /// the new future any more.
     ///
     /// To start work late rather than deliver its result late, use
     /// ``BackgroundFuture/init(after:on:fileID:line:_:)``.

@@ -13,6 +13,11 @@ extension Future {
     /// deadline. A zero or negative `duration` gives the result if this future has already
     /// resolved when the clock starts, and the timeout error otherwise.
     ///
+    /// Its timer, and what it holds (the new future, `error`), is kept until the timer fires or
+    /// this future resolves first, whichever decides the race; the loser is let go then: a source
+    /// that wins cancels the timer, and a timer that wins takes its callback back from the
+    /// source. A long timeout on a future that resolves at once keeps nothing afterwards.
+    ///
     /// On timeout this future goes on: its work is not cancelled, and a later read of it finds
     /// its result. To cancel it, use ``timeout(after:cancellingSource:fileID:line:)``. To keep
     /// a concrete error type, use ``timeout(after:failingWith:fileID:line:)``.
@@ -82,15 +87,23 @@ extension Future {
         // or it could not leave at the deadline. The connection starts the work instead.
         return .init(derivingFrom: [], lazy: _isLazyKind, fileID: fileID, line: line) { child in
             let race = TakeOnce(child)
-            source._onResolution { source in
-                guard let child = race.take(as: Future<Value, NewFailure>.self) else { return }
-                switch source._result {
-                case .success(let value):
-                    child.resolve(with: .success(value))
-                case .failure(let error):
-                    child.resolve(with: .failure(failure(error)), sourceCancelled: source._isCancelled)
-                }
-            }
+            // The child keeps the registration and the timer, and undoes both once it is
+            // decided (`dropUpstreams`): the winner's side is done, and the loser's must not
+            // wait for its own end. A source that wins cancels the timer, which otherwise held
+            // the child and its captures until the deadline (a one-hour timeout per request grew
+            // without bound); a timer that wins takes its callback back from the source, which
+            // may stay pending long after (a zero timeout polled on one pending future left one
+            // callback per call).
+            child.keep(
+                source._onResolution { source in
+                    guard let child = race.take(as: Future<Value, NewFailure>.self) else { return }
+                    switch source._result {
+                    case .success(let value):
+                        child.resolve(with: .success(value))
+                    case .failure(let error):
+                        child.resolve(with: .failure(failure(error)), sourceCancelled: source._isCancelled)
+                    }
+                })
             // The timer holds the source only if it must cancel it: otherwise a source that
             // resolves first is not kept alive until the timer fires.
             let sourceToCancel = cancellingSource ? source : nil
@@ -106,8 +119,8 @@ extension Future {
             source._startWithoutBlocking()
             if duration <= .zero {
                 expire()
-            } else {
-                DelayedWork.after(duration, expire)
+            } else if let timer = DelayedWork.after(duration, expire) {
+                child.keep(.timer(timer))
             }
         }
     }

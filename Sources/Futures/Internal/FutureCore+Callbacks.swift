@@ -5,20 +5,54 @@ extension _FutureCore {
     ///
     /// The registered callback does not capture the future: the parking lot hands it over at
     /// resolution, so a pending future with callbacks can still be freed.
-    final func addResolutionCallback(_ callback: @escaping ParkedCallback) {
+    ///
+    /// - Returns: The registration of a callback parked until resolution, with which a reader
+    ///   that stops waiting takes it back (`removeResolutionCallback`); `nil` if it ran already.
+    @discardableResult
+    final func addResolutionCallback(_ callback: @escaping ParkedCallback) -> CallbackRegistration? {
         if _isResolved {
-            CallbackTrampoline.deliver([callback], to: self)
-            return
+            CallbackTrampoline.deliver([ParkedEntry(token: 0, callback: callback)], to: self)
+            return nil
         }
-        let stripe = ParkingLot.stripe(for: self)
+        let key = ObjectIdentifier(self)
+        let stripe = ParkingLot.stripe(forKey: key)
         stripe.condition.lock()
         guard _state.transition({ $0.addCallbacks() }) == .registered else {
             stripe.condition.unlock()
-            CallbackTrampoline.deliver([callback], to: self)
-            return
+            CallbackTrampoline.deliver([ParkedEntry(token: 0, callback: callback)], to: self)
+            return nil
         }
-        stripe.callbacks[ObjectIdentifier(self), default: []].append(callback)
+        stripe.lastToken &+= 1
+        let token = stripe.lastToken
+        stripe.callbacks[key, default: []].append(ParkedEntry(token: token, callback: callback))
         stripe.condition.unlock()
+        return CallbackRegistration(key: key, token: token)
+    }
+
+    /// Takes back a callback parked by `addResolutionCallback`, if its future has not handed it
+    /// over yet, and releases it and all it captured.
+    ///
+    /// Why: a callback holds what it will resolve or resume (a derived future, a task's
+    /// continuation), and the parking lot holds the callback until its future resolves or is
+    /// freed. A reader that stops waiting (a cancelled `get()`), or a race already decided (a
+    /// `first(of:)` won by another source, a timeout that fired), would otherwise leave its
+    /// callback, and all it holds, on a future that may stay pending for hours; a lazy source
+    /// that nobody runs any more stays pending for ever, and when the callback held that source
+    /// (as a `zip` of it did), the source was never freed. It needs only the registration, not
+    /// the future: tokens are unique within a stripe, so a future freed meanwhile, whose
+    /// address another future took, never loses a callback of its own.
+    static func removeResolutionCallback(_ registration: CallbackRegistration) {
+        let stripe = ParkingLot.stripe(forKey: registration.key)
+        let removed = stripe.withLock { () -> ParkedEntry? in
+            guard let index = stripe.callbacks[registration.key]?.lastIndex(where: { $0.token == registration.token })
+            else { return nil }
+            let entry = stripe.callbacks[registration.key]?.remove(at: index)
+            if stripe.callbacks[registration.key]?.isEmpty == true {
+                stripe.callbacks[registration.key] = nil
+            }
+            return entry
+        }
+        _ = removed  // released here, outside the lock: its captures may run deinits
     }
 
     /// Wakes parked readers and hands over the callbacks registered before resolution, in
@@ -33,6 +67,13 @@ extension _FutureCore {
         if let callbacks {
             CallbackTrampoline.deliver(callbacks, to: self)
         }
+    }
+
+    /// How many callbacks wait in the parking lot for this future: what it keeps for its readers
+    /// while it is pending. For tests.
+    final var _parkedCallbackCount: Int {
+        let stripe = ParkingLot.stripe(for: self)
+        return stripe.withLock { stripe.callbacks[ObjectIdentifier(self)]?.count ?? 0 }
     }
 
     /// Drops the callbacks of a future that is freed before it resolves.

@@ -142,6 +142,22 @@ struct DiagnosticsReportTests {
         #expect(reports.reports(from: site).count == 0, "completions lost to the cancel: \(completionsLost)")
     }
 
+    @Test("a promise and a map of it, both dropped pending, are still reported once, and both are freed")
+    func promiseAndMapDroppedPendingAreReportedAndFreed() throws {
+        let reports = ReportCollector()
+        defer { reports.restore() }
+        let site: String
+        let watched: [WeakBox<_FutureCore>]
+        do {
+            let promise = Promise<Int, Never>()
+            site = promise.future._creationSite
+            let mapped = promise.future.map { $0 + 1 }
+            watched = [WeakBox(promise.future), WeakBox(mapped)]
+        }
+        #expect(reports.reports(from: site).map(\.problem) == [.promiseDroppedWhilePending])
+        #expect(watched.allSatisfy { $0.isReleased })
+    }
+
     @Test("a promise dropped on another thread is reported on that thread")
     func promiseDroppedOnAnotherThread() throws {
         let reports = ReportCollector()

@@ -26,9 +26,82 @@ public func zip<each V: Sendable, Failure: Error>(
     let lazy = sources.contains { $0._kind.isLazy }
     let zipped = ZippedFutures(repeat each futures)
     return Future(derivingFrom: sources, lazy: lazy, fileID: fileID, line: line) { child in
-        for source in sources {
-            source.addResolutionCallback { _ in zipped.resolveIfDecided(child) }
+        zipped.connect(child)
+    }
+}
+
+/// The futures of one `zip` call, kept as a tuple so that the connection captures one plain
+/// value (it holds them until it runs; the callbacks it registers do not).
+private struct ZippedFutures<each V: Sendable, Failure: Error>: Sendable {
+    let futures: (repeat Future<each V, Failure>)
+
+    init(_ futures: repeat Future<each V, Failure>) {
+        self.futures = (repeat each futures)
+    }
+
+    /// Registers on each source the callback that records it and resolves `child` once the
+    /// outcome is decided; `child` keeps the registrations (`keep`) to take back those of the
+    /// sources still pending when it is decided.
+    func connect(_ child: Future<(repeat each V), Failure>) {
+        let arrived = ArrivedSources(count: sources.count)
+        var index = 0
+        for future in repeat each futures {
+            child.keep(future._onResolution(recording: arrived, at: index, resolving: child))
+            index += 1
         }
+    }
+
+    /// The sources, type-erased, in order.
+    private var sources: [_FutureCore] {
+        var collected: [_FutureCore] = []
+        for future in repeat each futures { collected.append(future) }
+        return collected
+    }
+}
+
+extension Future {
+    /// Registers a `zip`'s callback on this source, its `index`th.
+    fileprivate func _onResolution<each V: Sendable>(
+        recording arrived: ArrivedSources,
+        at index: Int,
+        resolving child: Future<(repeat each V), Failure>
+    ) -> CallbackRegistration? {
+        _onResolution { future in
+            let decision = arrived.record(future, failure: future._erasedFailure, at: index)
+            resolveZip(child, with: decision)
+        }
+    }
+}
+
+/// Where `resolveZip` is in the list of sources.
+private final class ZipCursor {
+    var position = 0
+}
+
+/// The value of the next source of a decided `zip`, which succeeded.
+private func nextValue<Value, Failure: Error>(
+    of sources: [_FutureCore],
+    _ cursor: ZipCursor,
+    as type: Future<Value, Failure>.Type
+) -> Value {
+    defer { cursor.position += 1 }
+    return unsafeDowncast(sources[cursor.position], to: type)._successValueUnchecked
+}
+
+/// Resolves a `zip`'s `child` as `decision` says, taking each source's type from its position.
+private func resolveZip<each V: Sendable, Failure: Error>(
+    _ child: Future<(repeat each V), Failure>,
+    with decision: ArrivedSources.Decision
+) {
+    switch decision {
+    case .undecided:
+        return
+    case .failed(let source, let error):
+        // `error` was this `Failure` before it was erased.
+        child.resolve(with: .failure(error as! Failure), sourceCancelled: source._isCancelled)
+    case .succeeded(let sources):
+        let cursor = ZipCursor()
+        child.resolve(with: .success((repeat nextValue(of: sources, cursor, as: Future<each V, Failure>.self))))
     }
 }
 
@@ -57,51 +130,55 @@ public func zip<each V: Sendable, each Failure: Error>(
     preconditionFailure("unavailable")
 }
 
-/// The futures of one `zip` call, kept as a tuple so that closures capture one plain value.
-private struct ZippedFutures<each V: Sendable, Failure: Error>: Sendable {
-    let futures: (repeat Future<each V, Failure>)
-
-    init(_ futures: repeat Future<each V, Failure>) {
-        self.futures = (repeat each futures)
+/// The sources of a `zip` or `Future.all` that have resolved, by position, and the decision they
+/// make: the first failure by position once every source before it has succeeded, or success
+/// once all have. Exactly one `record` returns a decision; the sources go with it.
+///
+/// Why the sources are collected here as they resolve, and not captured by the callbacks: each
+/// callback is parked on a source until it resolves, and a callback that held every source held
+/// its own, so a source that never resolves (a lazy source nobody runs once another one failed,
+/// a promise dropped unfulfilled) kept itself, and the combinator's future, alive for ever. A
+/// callback holds this object; this holds only sources that have resolved.
+final class ArrivedSources: Sendable {
+    enum Decision {
+        case undecided
+        case failed(_FutureCore, any Error)
+        case succeeded([_FutureCore])
     }
 
-    /// Resolves `child` once the outcome is known: all succeeded, or the first failure by
-    /// position has only successes before it.
-    func resolveIfDecided(_ child: Future<(repeat each V), Failure>) {
-        for future in repeat each futures {
-            guard let result = future._resolvedResult else { return }
-            if case .failure(let error) = result {
-                child.resolve(with: .failure(error), sourceCancelled: future._isCancelled)
-                return
-            }
-        }
-        child.resolve(with: .success((repeat (each futures)._successValueUnchecked)))
+    private struct State {
+        var sources: [_FutureCore?]
+        var failures: [(any Error)?]
+        /// How many sources, from the first, have succeeded; past the end once decided.
+        var prefix = 0
     }
-}
 
-/// The progress of `Future.all`: how many futures, from the first, have succeeded; once the
-/// outcome is decided it moves past the end, so that exactly one callback resolves the child.
-private final class AllProgress: Sendable {
-    enum Decision { case undecided, failed(at: Int), succeeded }
+    private let state: LockedBox<State>
 
-    private let prefix = LockedBox(0)
-    private let count: Int
+    init(count: Int) {
+        state = LockedBox(
+            State(sources: Array(repeating: nil, count: count), failures: Array(repeating: nil, count: count)))
+    }
 
-    init(count: Int) { self.count = count }
-
-    /// Advances over the resolved futures at the front; returns the decision this call made.
-    func advance<Value, Failure>(over futures: [Future<Value, Failure>]) -> Decision {
-        prefix.withLock { prefix in
-            while prefix < count, let result = futures[prefix]._resolvedResult {
-                if case .failure = result {
-                    defer { prefix = count + 1 }
-                    return .failed(at: prefix)
+    /// Records `source`, resolved with `failure` if it failed, at `index`; returns the decision
+    /// if this call makes it.
+    func record(_ source: _FutureCore, failure: (any Error)?, at index: Int) -> Decision {
+        state.withLock { state in
+            let count = state.sources.count
+            guard state.prefix <= count else { return .undecided }
+            state.sources[index] = source
+            state.failures[index] = failure
+            while state.prefix < count, let arrived = state.sources[state.prefix] {
+                if let error = state.failures[state.prefix] {
+                    state = State(sources: [], failures: [], prefix: count + 1)
+                    return .failed(arrived, error)
                 }
-                prefix += 1
+                state.prefix += 1
             }
-            guard prefix == count else { return .undecided }
-            prefix = count + 1
-            return .succeeded
+            guard state.prefix == count else { return .undecided }
+            let sources = state.sources.map { $0.unsafelyUnwrapped }
+            state = State(sources: [], failures: [], prefix: count + 1)
+            return .succeeded(sources)
         }
     }
 }
@@ -133,25 +210,32 @@ extension Future {
         }
         let lazy = futures.contains { $0._isLazyKind }
         return Future<[Value], Failure>(derivingFrom: futures, lazy: lazy, fileID: fileID, line: line) { child in
-            let progress = AllProgress(count: futures.count)
-            let advance: @Sendable () -> Void = {
-                switch progress.advance(over: futures) {
-                case .undecided:
-                    break
-                case .failed(let index):
-                    let failed = futures[index]
-                    child.resolve(
-                        with: failed._resolvedResult.unsafelyUnwrapped.map { [$0] },
-                        sourceCancelled: failed._isCancelled)
-                case .succeeded:
-                    child.resolve(with: .success(futures.map { $0._successValueUnchecked }))
-                }
+            let arrived = ArrivedSources(count: futures.count)
+            for (index, future) in futures.enumerated() {
+                child.keep(
+                    future._onResolution { future in
+                        switch arrived.record(future, failure: future._erasedFailure, at: index) {
+                        case .undecided:
+                            break
+                        case .failed(let source, let error):
+                            // `error` was this `Failure` before it was erased.
+                            child.resolve(with: .failure(error as! Failure), sourceCancelled: source._isCancelled)
+                        case .succeeded(let sources):
+                            child.resolve(
+                                with: .success(
+                                    sources.map {
+                                        unsafeDowncast($0, to: Future<Value, Failure>.self)._successValueUnchecked
+                                    }))
+                        }
+                    })
             }
-            for future in futures { future._onResolution { _ in advance() } }
         }
     }
 
     /// Returns a future of the first of `futures` to resolve, succeeding or failing.
+    ///
+    /// Once the first has resolved, the new future takes its callbacks back from the others:
+    /// a loser that stays pending for long keeps nothing of the race.
     ///
     /// ```swift
     /// let fastest = Future.first(of: mirrors.map { mirror in BackgroundFuture { try fetch(from: mirror) } })
@@ -170,11 +254,13 @@ extension Future {
         precondition(!futures.isEmpty, "Future.first(of:) needs at least one future; it was given none")
         let lazy = futures.contains { $0._isLazyKind }
         return Future(derivingFrom: futures, lazy: lazy, fileID: fileID, line: line) { child in
+            // The first source decides; the losers' callbacks go then (`keep`), not when each
+            // loser resolves, which may be much later.
             for future in futures {
-                future._onResolution { future in
-                    child.resolve(
-                        with: future._result, sourceCancelled: future._isCancelled)
-                }
+                child.keep(
+                    future._onResolution { future in
+                        child.resolve(with: future._result, sourceCancelled: future._isCancelled)
+                    })
             }
         }
     }

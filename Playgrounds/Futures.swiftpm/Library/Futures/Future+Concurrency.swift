@@ -16,6 +16,10 @@ extension Future {
     /// `CancellationError` and waits until the future resolves; ``cancellableResult()`` is the
     /// cancellable wait for those.
     ///
+    /// A pending future keeps what its readers left with it: each waiting `get()` keeps one
+    /// small callback on the future until it resolves. A cancelled wait takes its callback back
+    /// at once, so tasks that give up waiting on a slow future leave nothing behind.
+    ///
     /// ```swift
     /// let image = BackgroundFuture { decode(bytes) }           // Future<Image, Never>
     /// let shown = await image.get()
@@ -78,7 +82,7 @@ extension Future {
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Value, Failure>?, Never>) in
                 if wait.install(continuation) {
-                    _whenResolved { wait.resume(with: $0) }
+                    wait.keep(_whenResolved { wait.resume(with: $0) })
                 }
             }
         } onCancel: {
@@ -96,10 +100,15 @@ enum AsyncReaders {
 
 /// One cancellable wait of `cancellableResult()`: whichever of the future's resolution and the
 /// task's cancellation comes first resumes the task; the other finds nothing to do.
+///
+/// A cancellation also takes the wait's callback back from the future (`keep(_:)`): the parking
+/// lot held it, with this object, until the future resolved, so every task that gave up waiting
+/// on one slow future left a few hundred bytes behind until that future resolved, if ever.
 final class CancellableWait<Outcome: Sendable>: Sendable {
     enum State {
         case idle
-        case waiting(UnsafeContinuation<Outcome?, Never>)
+        /// The task's continuation, and the callback that resumes it once it is parked.
+        case waiting(UnsafeContinuation<Outcome?, Never>, CallbackRegistration?)
         case cancelledEarly
         case done
     }
@@ -114,11 +123,25 @@ final class CancellableWait<Outcome: Sendable>: Sendable {
                 state = .done
                 return true
             }
-            state = .waiting(continuation)
+            state = .waiting(continuation, nil)
             return false
         }
         if cancelled { continuation.resume(returning: nil) }
         return !cancelled
+    }
+
+    /// Keeps `registration`, the callback that resumes the task, to take it back on cancellation;
+    /// takes it back at once if the task was cancelled meanwhile.
+    func keep(_ registration: CallbackRegistration?) {
+        guard let registration else { return }
+        let kept = state.withLock { state -> Bool in
+            guard case .waiting(let continuation, nil) = state else { return false }
+            state = .waiting(continuation, registration)
+            return true
+        }
+        // Not kept: cancelled meanwhile, or already resumed by the callback (which then was
+        // handed over, and there is nothing to take back).
+        if !kept { _FutureCore.removeResolutionCallback(registration) }
     }
 
     /// Resumes the task with the future's outcome, if it still waits.
@@ -128,24 +151,26 @@ final class CancellableWait<Outcome: Sendable>: Sendable {
 
     /// Resumes the task with `nil` (cancelled), if it still waits.
     func cancel() {
-        let continuation = state.withLock { state -> UnsafeContinuation<Outcome?, Never>? in
+        let taken = state.withLock { state -> (UnsafeContinuation<Outcome?, Never>, CallbackRegistration?)? in
             switch state {
             case .idle:
                 state = .cancelledEarly
                 return nil
-            case .waiting(let continuation):
+            case .waiting(let continuation, let registration):
                 state = .done
-                return continuation
+                return (continuation, registration)
             case .cancelledEarly, .done:
                 return nil
             }
         }
-        continuation?.resume(returning: nil)
+        guard let (continuation, registration) = taken else { return }
+        continuation.resume(returning: nil)
+        if let registration { _FutureCore.removeResolutionCallback(registration) }
     }
 
     private func take() -> UnsafeContinuation<Outcome?, Never>? {
         state.withLock { state in
-            guard case .waiting(let continuation) = state else { return nil }
+            guard case .waiting(let continuation, _) = state else { return nil }
             state = .done
             return continuation
         }

@@ -42,12 +42,14 @@ extension Future {
         let sources: [_FutureCore] = [self] + futures
         let lazy = sources.contains { $0._kind.isLazy }
         return .init(derivingFrom: [end] + sources, lazy: lazy, fileID: fileID, line: line) { child in
-            end._onResolution { end in
-                child.resolve(with: end._result, sourceCancelled: end._isCancelled)
-            }
-            self._onResolution { source in child.resolveIfFailed(source) }
+            // A failure decides early; the callbacks on the sources still pending go then (`keep`).
+            child.keep(
+                end._onResolution { end in
+                    child.resolve(with: end._result, sourceCancelled: end._isCancelled)
+                })
+            child.keep(self._onResolution { source in child.resolveIfFailed(source) })
             for future in futures {
-                future._onResolution { source in child.resolveIfFailed(source) }
+                child.keep(future._onResolution { source in child.resolveIfFailed(source) })
             }
         }
     }
@@ -173,20 +175,22 @@ extension Future {
         let count = futures.count
         return .init(derivingFrom: futures, lazy: lazy, fileID: fileID, line: line) { child in
             let arrived = LockedBox(ArrivedValues<Element>(count: count))
+            // A failure decides early; the callbacks on the sources still pending go then (`keep`).
             for (index, future) in futures.enumerated() {
-                future._onResolution { future in
-                    switch future._result {
-                    case .failure(let error):
-                        child.resolve(with: .failure(error), sourceCancelled: future._isCancelled)
-                    case .success(let value):
-                        guard let values = arrived.withLock({ $0.record(value, at: index) }) else { return }
-                        child.resolve { () throws(Failure) -> Value in
-                            var running = initial
-                            for value in values { try update(&running, value) }
-                            return running
+                child.keep(
+                    future._onResolution { future in
+                        switch future._result {
+                        case .failure(let error):
+                            child.resolve(with: .failure(error), sourceCancelled: future._isCancelled)
+                        case .success(let value):
+                            guard let values = arrived.withLock({ $0.record(value, at: index) }) else { return }
+                            child.resolve { () throws(Failure) -> Value in
+                                var running = initial
+                                for value in values { try update(&running, value) }
+                                return running
+                            }
                         }
-                    }
-                }
+                    })
             }
         }
     }

@@ -32,21 +32,23 @@ extension Future {
         let count = futures.count
         return .init(derivingFrom: futures, lazy: lazy, fileID: fileID, line: line) { child in
             let failures = LockedBox(0)
+            // The first success decides; the other sources' callbacks go then (`keep`).
             for future in futures {
-                future._onResolution { future in
-                    switch future._result {
-                    case .success(let value):
-                        child.resolve(with: .success(value))
-                    case .failure(let error):
-                        let isLast = failures.withLock { failures in
-                            failures += 1
-                            return failures == count
+                child.keep(
+                    future._onResolution { future in
+                        switch future._result {
+                        case .success(let value):
+                            child.resolve(with: .success(value))
+                        case .failure(let error):
+                            let isLast = failures.withLock { failures in
+                                failures += 1
+                                return failures == count
+                            }
+                            if isLast {
+                                child.resolve(with: .failure(error), sourceCancelled: future._isCancelled)
+                            }
                         }
-                        if isLast {
-                            child.resolve(with: .failure(error), sourceCancelled: future._isCancelled)
-                        }
-                    }
-                }
+                    })
             }
         }
     }

@@ -2,6 +2,22 @@
 /// A callback waiting for a future to resolve: it receives the resolved future.
 typealias ParkedCallback = @Sendable (_FutureCore) -> Void
 
+/// A callback in the parking lot, with the token that lets its registrant take it back.
+struct ParkedEntry {
+    /// Unique within the future's stripe; 0 for a callback delivered at once.
+    let token: UInt64
+    let callback: ParkedCallback
+}
+
+/// What `addResolutionCallback` returns for a callback it parked: enough to take that callback
+/// back (`_FutureCore.removeResolutionCallback`) without holding the future.
+struct CallbackRegistration: Sendable {
+    /// The identity of the future the callback waits on.
+    let key: ObjectIdentifier
+    /// The callback's token in that future's stripe.
+    let token: UInt64
+}
+
 /// Runs resolution callbacks iteratively, in the order they were handed over, so that long
 /// chains never deepen the stack.
 ///
@@ -17,7 +33,7 @@ typealias ParkedCallback = @Sendable (_FutureCore) -> Void
 /// instead of running at once in the middle of it.
 enum CallbackTrampoline {
     /// Runs `callbacks` with `future`, or queues them if this thread is already running callbacks.
-    static func deliver(_ callbacks: [ParkedCallback], to future: _FutureCore) {
+    static func deliver(_ callbacks: [ParkedEntry], to future: _FutureCore) {
         let state = ThreadState.current
         state.pendingCallbacks.append((future, callbacks))
         guard !state.isRunningCallbacks else { return }
@@ -38,7 +54,7 @@ enum CallbackTrampoline {
         while state.pendingCallbacksHead < state.pendingCallbacks.count {
             let (future, callbacks) = state.pendingCallbacks[state.pendingCallbacksHead]
             state.pendingCallbacksHead += 1
-            for callback in callbacks { callback(future) }
+            for entry in callbacks { entry.callback(future) }
         }
         state.pendingCallbacks.removeAll(keepingCapacity: true)
         state.pendingCallbacksHead = 0

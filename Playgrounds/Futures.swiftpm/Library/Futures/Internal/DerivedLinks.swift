@@ -13,7 +13,7 @@ final class DerivedLinks: @unchecked Sendable {
     // can reach it.
 
     /// The futures the owner waits on now; emptied when it resolves.
-    var upstreams: [_FutureCore]
+    private var sources: [Upstream]
     /// Registers the callbacks that resolve the owner; run once, then dropped. `nil` for a
     /// future connected when it was made.
     var connect: (@Sendable (_FutureCore) -> Void)?
@@ -23,24 +23,92 @@ final class DerivedLinks: @unchecked Sendable {
     /// The blocking readers parked below this future, to wake when its sources change (see
     /// `ParkedReaderWakeUp`).
     var parkedReaders: [ParkedReaderWakeUp] = []
+    /// What the owner undoes once it is decided: the callbacks it parked on sources that may
+    /// still be pending (the losers of a race), and the timer of a timeout. See `keep(_:)`.
+    var detachments: [Detachment] = []
 
     init(upstreams: [_FutureCore], connect: (@Sendable (_FutureCore) -> Void)?) {
-        self.upstreams = upstreams
+        self.sources = upstreams.map(Upstream.init)
         self.connect = connect
+    }
+
+    /// The futures the owner waits on now that are still alive.
+    var upstreams: [_FutureCore] {
+        get { sources.compactMap(\.future) }
+        set { sources = newValue.map(Upstream.init) }
+    }
+
+    /// Takes the sources and the detachments out, for a future that has resolved: the caller
+    /// releases and undoes them outside the lock.
+    func takeForResolution() -> ([Upstream], [Detachment]) {
+        defer {
+            sources = []
+            detachments = []
+        }
+        return (sources, detachments)
     }
 
     /// Hands what the links hold to the release trampoline, so that freeing a long unread chain
     /// releases it link by link instead of one nested deinit per link.
     func releaseIteratively() {
         ReleaseTrampoline.release { list in
-            if !upstreams.isEmpty {
-                list.append(upstreams)
-                upstreams = []
+            if !sources.isEmpty {
+                list.append(sources)
+                sources = []
             }
             if let connect {
                 list.append(connect)
                 self.connect = nil
             }
+        }
+        // A timer holds its future until it fires or is cancelled, and a callback holds the
+        // future it resolves, so an owner freed with detachments kept only finished ones.
+        detachments = []
+    }
+}
+
+/// A derived future's link to one source.
+///
+/// Why not always a strong reference: a source keeps the futures derived from it alive through
+/// the callbacks it holds for them (it must: a `map` with an `onSuccess` and no other reference
+/// still has to run when its source resolves), and a derived future that also held its source
+/// strongly made a cycle through the parking lot. A promise and a `map` of it, both dropped while
+/// pending, were never freed, nor a chain of maps on it. So a derived future holds strongly only
+/// the sources that nothing else keeps until they can resolve: lazy futures, and futures derived
+/// from them, whose work runs only when a reader asks. The others are held by whatever will
+/// resolve them while they still can (a promise by its holder, a background or pinned future by
+/// its context's queue until its work runs, an eager derived future by its own sources'
+/// callbacks); a weak link to them is enough for the readers that walk up to their work, and
+/// once nothing can resolve them, nothing keeps them or what waits for them.
+struct Upstream {
+    private let owned: _FutureCore?
+    private weak var watched: _FutureCore?
+
+    init(_ future: _FutureCore) {
+        if future._kind.isLazy {
+            owned = future
+        } else {
+            owned = nil
+            watched = future
+        }
+    }
+
+    /// The source, unless it was freed (then nothing can resolve it any more).
+    var future: _FutureCore? { owned ?? watched }
+}
+
+/// Something a derived future undoes once it is decided.
+enum Detachment {
+    /// A callback it parked on a source.
+    case callback(CallbackRegistration)
+    /// The timer of a timeout, which holds the future until it fires.
+    case timer(DelayedWork.Timer)
+
+    /// Takes the callback back from its source, or cancels the timer.
+    func detach() {
+        switch self {
+        case .callback(let registration): _FutureCore.removeResolutionCallback(registration)
+        case .timer(let timer): timer.cancel()
         }
     }
 }
@@ -142,14 +210,20 @@ extension _FutureCore {
         for reader in parkedReaders { reader.wake() }
     }
 
-    /// Forgets the sources of a derived future that has resolved, so that it keeps nothing alive.
+    /// Forgets the sources of a derived future that has resolved, so that it keeps nothing alive,
+    /// and undoes its detachments: the callbacks it left on sources still pending (the losers of
+    /// its race: a lazy source nobody will run now, a `first(of:)` rival, the source of a timeout
+    /// that fired) go from their futures, and its timeout's timer is cancelled. What they held
+    /// is released here, outside the lock.
     final func dropUpstreams() {
-        var previous: [_FutureCore] = []
-        _ = withLinks { links in
-            swap(&previous, &links.upstreams)
+        let taken = withLinks { links -> ([Upstream], [Detachment]) in
             links.parkedReaders = []
+            return links.takeForResolution()
         }
-        releaseOutsideTheLock(&previous)
+        guard let (sources, detachments) = taken else { return }
+        for detachment in detachments { detachment.detach() }
+        var released = sources
+        releaseOutsideTheLock(&released)
     }
 
     /// Releases sources that a derived future let go of, after its stripe's lock is released.
@@ -160,8 +234,9 @@ extension _FutureCore {
     /// source before its chain resolves) is freed there, pending with callbacks, and its deinit
     /// takes its own stripe's lock to drop them; when both futures map to the same stripe (1 in
     /// 64), the thread waits for ever on the non-recursive lock it holds, and so does every reader
-    /// and resolver of any future of that stripe. A lost wake-up in appearance only.
-    private func releaseOutsideTheLock(_ released: inout [_FutureCore]) {
+    /// and resolver of any future of that stripe. A lost wake-up in appearance only. The release
+    /// goes through the trampoline, so that a long unread chain is freed without deep recursion.
+    private func releaseOutsideTheLock<Released>(_ released: inout [Released]) {
         guard !released.isEmpty else { return }
         ReleaseTrampoline.release { list in
             list.append(released)
@@ -170,32 +245,56 @@ extension _FutureCore {
     }
 
     /// Forgets everything a derived future resolved by its own cancellation still links to: its
-    /// sources and, if it was never connected, its connection (the closure that holds the
-    /// transform and the source). Nothing for a future with work of its own.
+    /// sources, its detachments (undone: the callbacks it parked on sources go from them, its
+    /// timeout's timer is cancelled) and, if it was never connected, its connection (the closure
+    /// that holds the transform and the source). Nothing for a future with work of its own.
     ///
-    /// Before, a cancel resolved the future and kept both: `resolve(with:)` drops the sources, but
+    /// Before, a cancel resolved the future and kept them: `resolve(with:)` drops the sources, but
     /// a cancel does not go through it. A transform that captured the object that holds the
     /// derived future made a cycle (object → future → links → transform → object) that a cancel
     /// never broke, against the promise that a resolved future holds its result and nothing else.
-    /// An eager future's callbacks on its sources still hold the transform until those sources
-    /// resolve or are freed; they no longer keep the sources alive.
+    /// An eager future's callbacks on its sources that it does not keep as detachments (a `map`'s)
+    /// still hold the transform until those sources resolve or are freed; they no longer keep the
+    /// sources alive.
     final func _dropLinks() {
         guard case .sources(let links) = _links else { return }
-        var upstreams: [_FutureCore] = []
+        var sources: [Upstream] = []
+        var detachments: [Detachment] = []
         var connect: (@Sendable (_FutureCore) -> Void)?
         ParkingLot.stripe(for: self).withLock {
-            swap(&upstreams, &links.upstreams)
+            (sources, detachments) = links.takeForResolution()
             swap(&connect, &links.connect)
             links.parkedReaders = []
         }
+        for detachment in detachments { detachment.detach() }
         // Released here, outside the stripe's lock (their deinits may take stripes' locks), and
         // through the trampoline, so that a long unread chain is freed without deep recursion.
         ReleaseTrampoline.release { list in
-            if !upstreams.isEmpty { list.append(upstreams) }
+            if !sources.isEmpty { list.append(sources) }
             if let connect { list.append(connect) }
-            upstreams = []
+            sources = []
             connect = nil
         }
+    }
+
+    /// Keeps `registration`, a callback this derived future parked on a source, to take it back
+    /// once the future is decided (`dropUpstreams`); takes it back at once if it already is.
+    final func keep(_ registration: CallbackRegistration?) {
+        guard let registration else { return }
+        keep(.callback(registration))
+    }
+
+    /// Keeps `detachment` until this derived future is decided, or undoes it at once if it is.
+    ///
+    /// A resolver publishes `resolved` before it takes the links in `dropUpstreams`, under the
+    /// same lock as this: either that takes the detachment, or this sees `resolved`.
+    final func keep(_ detachment: Detachment) {
+        let kept = withLinks { links -> Bool in
+            guard !_isResolved else { return false }
+            links.detachments.append(detachment)
+            return true
+        }
+        if kept != true { detachment.detach() }
     }
 }
 

@@ -58,13 +58,19 @@ extension Future {
     }
 
     /// Calls `body` with the result once the future resolves: at once on this thread if it
-    /// already has, otherwise on the thread that resolves it. Never starts work.
-    func _whenResolved(_ body: @escaping @Sendable (Result<Value, Failure>) -> Void) {
+    /// already has, otherwise on the thread that resolves it. Never starts work. Returns the
+    /// registration of a parked callback, as `_onResolution` does.
+    @discardableResult
+    func _whenResolved(_ body: @escaping @Sendable (Result<Value, Failure>) -> Void) -> CallbackRegistration? {
         _onResolution { future in body(future._result) }
     }
 
     /// Calls `body` with this future once it resolves, as `_whenResolved` does.
-    func _onResolution(_ body: @escaping @Sendable (Future<Value, Failure>) -> Void) {
+    ///
+    /// - Returns: The registration of a callback parked until resolution, to take it back
+    ///   (`keep(_:)`, `removeResolutionCallback`); `nil` if it ran already.
+    @discardableResult
+    func _onResolution(_ body: @escaping @Sendable (Future<Value, Failure>) -> Void) -> CallbackRegistration? {
         addResolutionCallback { (future: _FutureCore) in body(unsafeDowncast(future, to: Future<Value, Failure>.self)) }
     }
 }

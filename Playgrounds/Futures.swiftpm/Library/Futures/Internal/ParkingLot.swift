@@ -21,7 +21,11 @@ enum ParkingLot {
         // @unchecked: `callbacks`, and the `DerivedLinks` of the futures of this stripe, are read
         // and written only while `condition` is locked.
         let condition = NSCondition()
-        var callbacks: [ObjectIdentifier: [ParkedCallback]] = [:]
+        var callbacks: [ObjectIdentifier: [ParkedEntry]] = [:]
+        /// The token of the last callback registered on this stripe's futures: tokens are unique
+        /// within a stripe, and a future's stripe follows from its address, so a registration
+        /// names its entry even after its future is freed and another takes its address.
+        var lastToken: UInt64 = 0
 
         /// Runs `body` holding this stripe's lock.
         func withLock<R>(_ body: () throws -> R) rethrows -> R {
@@ -40,7 +44,12 @@ enum ParkingLot {
     /// The stripe of `object`: its address, spread by a Fibonacci hash (heap addresses share
     /// their low bits, so taking them directly would crowd a few stripes).
     static func stripe(for object: AnyObject) -> Stripe {
-        let address = UInt64(UInt(bitPattern: ObjectIdentifier(object)))
+        stripe(forKey: ObjectIdentifier(object))
+    }
+
+    /// The stripe of the object whose identity is `key`.
+    static func stripe(forKey key: ObjectIdentifier) -> Stripe {
+        let address = UInt64(UInt(bitPattern: key))
         let index = Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - stripeBits))
         return stripes[index]
     }

@@ -1,0 +1,288 @@
+import Foundation
+import Testing
+
+@testable import Futures
+
+/// Issue 24: nothing kept that nobody can use. What a combinator, a timeout or a waiting reader
+/// registered is freed when the race, timeout or wait it served is decided, and futures that
+/// nothing can reach any more are freed, with their callbacks and all those captured.
+///
+/// Each test watches with weak references (`WeakBox`, `Canary`) and, where a case involves
+/// threads or tasks, runs it on many of them at once.
+@Suite("memory: nothing kept that nobody can use")
+struct MemoryReleaseTests {
+    /// What a test watches: weak references that must all be released.
+    struct Watched: Sendable {
+        let boxes: [WeakBox<_FutureCore>]
+        let canaries: [WeakBox<Canary>]
+
+        var allReleased: Bool { boxes.allSatisfy(\.isReleased) && canaries.allSatisfy(\.isReleased) }
+    }
+
+    // MARK: 1. zip and all with a lazy source that never runs
+
+    @Test("a zip that fails before its lazy source runs frees that source and its captures", arguments: [1, 8])
+    func zipFailingBeforeALazySourceFreesIt(threads: Int) {
+        let watched = Locked<[Watched]>([])
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            for _ in 0..<100 {
+                let (lazy, canary) = withCanary { canary in LazyFuture { () throws -> Int in canary.name.count } }
+                let failed = Future<Int, any Error>(failure: Boom())
+                let zipped = zip(failed, lazy)
+                #expect(throws: Boom.self) { try zipped.value }
+                watched.withLock { $0.append(Watched(boxes: [WeakBox(lazy), WeakBox(zipped)], canaries: [canary])) }
+            }
+        }
+        #expect(watched.withLock { $0.allSatisfy(\.allReleased) })
+    }
+
+    @Test("Future.all that fails before its lazy source runs frees that source and its captures")
+    func allFailingBeforeALazySourceFreesIt() {
+        for _ in 0..<200 {
+            let watched: Watched = {
+                let (lazy, canary) = withCanary { canary in LazyFuture { () throws -> Int in canary.name.count } }
+                let failed = Promise<Int, any Error>()
+                failed.fail(Boom())
+                let all = Future.all([failed.future, lazy])
+                #expect(throws: Boom.self) { try all.value }
+                return Watched(boxes: [WeakBox(lazy), WeakBox(all)], canaries: [canary])
+            }()
+            #expect(watched.allReleased)
+        }
+    }
+
+    @Test("Future.all of a background future that throws and a lazy one frees both")
+    func allOfAThrowingBackgroundFutureAndALazyOneFreesBoth() {
+        for _ in 0..<200 {
+            let watched: Watched = {
+                let (lazy, canary) = withCanary { canary in LazyFuture { () throws -> Int in canary.name.count } }
+                let throwing = BackgroundFuture { () throws -> Int in throw Boom() }
+                _ = throwing.result
+                let all = Future.all([throwing, lazy])
+                #expect(throws: Boom.self) { try all.value }
+                return Watched(boxes: [WeakBox(lazy), WeakBox(all)], canaries: [canary])
+            }()
+            // The pool's thread lets go of the background future just after it resolves it.
+            let released = onNewThread { waitUntilReleased(watched) }
+            #expect(released)
+            if !released { break }
+        }
+    }
+
+    @Test("a zip of pending promises, all dropped, frees the promises, the zip and its callbacks")
+    func zipOfDroppedPromisesIsFreed() {
+        let watched: Watched = {
+            let first = Promise<Int, any Error>()
+            let second = Promise<String, any Error>()
+            let zipped = zip(first.future, second.future)
+            let canary = Canary()
+            zipped.onComplete { _ in _ = canary.name }
+            return Watched(
+                boxes: [WeakBox(first.future), WeakBox(second.future), WeakBox(zipped)], canaries: [WeakBox(canary)])
+        }()
+        #expect(watched.allReleased)
+    }
+
+    @Test("zip still succeeds with every value in order, from sources resolved on many threads")
+    func zipStillSucceedsInOrder() {
+        for _ in 0..<200 {
+            let first = Promise<Int, any Error>()
+            let second = Promise<String, any Error>()
+            let third = Promise<Double, any Error>()
+            let zipped = zip(first.future, second.future, third.future)
+            DispatchQueue.concurrentPerform(iterations: 3) { index in
+                switch index {
+                case 0: first.succeed(1)
+                case 1: second.succeed("two")
+                default: third.succeed(3)
+                }
+            }
+            let (one, two, three) = try! zipped.value
+            #expect(one == 1 && two == "two" && three == 3)
+        }
+    }
+
+    // MARK: 2. timeouts and their timers
+
+    @Test("a timeout whose source wins cancels its timer: the timeout and its error are freed", arguments: [1, 8])
+    func timeoutLosingFreesItsTimer(threads: Int) {
+        let watched = Locked<[Watched]>([])
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            for _ in 0..<100 {
+                let promise = Promise<Int, CanaryError>()
+                let (timed, canary) = withCanary { canary in
+                    promise.future.timeout(after: .seconds(3600), failingWith: CanaryError(canary: canary))
+                }
+                promise.succeed(1)
+                #expect(try! timed.value == 1)
+                watched.withLock { $0.append(Watched(boxes: [WeakBox(timed)], canaries: [canary])) }
+            }
+        }
+        // Dispatch lets go of a cancelled timer's handler on its own queue, soon after.
+        let all = watched.withLock { $0 }
+        #expect(onNewThread { all.allSatisfy { waitUntilReleased($0) } })
+    }
+
+    @Test("a zero timeout polled on one pending future leaves nothing on it")
+    func zeroTimeoutsOnAPendingFutureLeaveNothing() {
+        let promise = Promise<Int, any Error>()
+        var boxes: [WeakBox<_FutureCore>] = []
+        for _ in 0..<500 {
+            let timed = promise.future.timeout(after: .zero)
+            #expect(throws: FutureTimeoutError.self) { try timed.value }
+            boxes.append(WeakBox(timed))
+        }
+        #expect(promise.future._parkedCallbackCount == 0)
+        #expect(boxes.allSatisfy { $0.isReleased })
+        promise.succeed(1)
+    }
+
+    @Test("a timeout that fires first takes its callback back from the source")
+    func firedTimeoutTakesItsCallbackBack() {
+        let promise = Promise<Int, any Error>()
+        let timed = promise.future.timeout(after: .milliseconds(1))
+        #expect(throws: FutureTimeoutError.self) { try timed.value }
+        // The timer's thread takes the callback back just after it resolves the timeout.
+        let future = promise.future
+        #expect(onNewThread { eventually { future._parkedCallbackCount == 0 } })
+        promise.succeed(1)
+    }
+
+    // MARK: 3. cancelled waits
+
+    @Test("cancelled waits on one pending future take their callbacks back", arguments: [1, 64])
+    func cancelledWaitsTakeTheirCallbacksBack(tasks: Int) async {
+        let promise = Promise<Int, any Error>()
+        let future = promise.future
+        let typed = Promise<Int, ParseError>()
+        let waiters = (0..<tasks).map { index in
+            Task {
+                if index.isMultiple(of: 2) {
+                    _ = try? await future.get()
+                } else {
+                    _ = try? await typed.future.cancellableResult()
+                }
+            }
+        }
+        while future._parkedCallbackCount + typed.future._parkedCallbackCount < tasks {
+            await Task.yield()
+        }
+        for waiter in waiters { waiter.cancel() }
+        for waiter in waiters { await waiter.value }
+        #expect(future._parkedCallbackCount == 0)
+        #expect(typed.future._parkedCallbackCount == 0)
+        promise.succeed(1)
+        typed.succeed(2)
+    }
+
+    @Test("a wait cancelled while it registers takes its callback back too")
+    func waitCancelledWhileRegistering() async {
+        let promise = Promise<Int, any Error>()
+        for _ in 0..<500 {
+            let waiter = Task { _ = try? await promise.future.get() }
+            waiter.cancel()
+            await waiter.value
+        }
+        #expect(promise.future._parkedCallbackCount == 0)
+        promise.succeed(1)
+    }
+
+    // MARK: 4. futures nobody can reach
+
+    @Test("a promise and a map of it, both dropped pending, are freed with the map's captures", arguments: [1, 8])
+    func promiseAndMapDroppedPendingAreFreed(threads: Int) {
+        let watched = Locked<[Watched]>([])
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            for _ in 0..<100 {
+                let one: Watched = {
+                    let promise = Promise<Int, Never>()
+                    let (mapped, canary) = withCanary { canary in promise.future.map { $0 + canary.name.count } }
+                    return Watched(boxes: [WeakBox(promise.future), WeakBox(mapped)], canaries: [canary])
+                }()
+                watched.withLock { $0.append(one) }
+            }
+        }
+        #expect(watched.withLock { $0.allSatisfy(\.allReleased) })
+    }
+
+    @Test("map.map.onSuccess of a promise, all dropped pending, is freed with every capture")
+    func chainWithACallbackDroppedPendingIsFreed() {
+        for _ in 0..<200 {
+            let watched: Watched = {
+                let promise = Promise<Int, Never>()
+                let first = promise.future.map { $0 + 1 }
+                let second = first.map { $0 * 2 }
+                let canary = Canary()
+                second.onSuccess { _ in _ = canary.name }
+                return Watched(
+                    boxes: [WeakBox(promise.future), WeakBox(first), WeakBox(second)], canaries: [WeakBox(canary)])
+            }()
+            #expect(watched.allReleased)
+        }
+    }
+
+    @Test("a map.onSuccess of a promise that is kept still runs when the promise is completed")
+    func keptPromiseStillRunsItsChain() {
+        let ran = Signal()
+        let promise = Promise<Int, Never>()
+        promise.future.map { $0 + 1 }.map { $0 * 2 }.onSuccess { value in
+            if value == 4 { ran.send() }
+        }
+        promise.succeed(1)
+        #expect(ran.wait())
+    }
+
+    @Test("first(of:) decided by a resolved future takes its callback back from the pending loser")
+    func firstOfDropsTheLosersCallback() {
+        let pending = Promise<Int, Never>()
+        var boxes: [WeakBox<_FutureCore>] = []
+        for index in 0..<200 {
+            let race = Future.first(of: [Future(value: index), pending.future])
+            #expect(race.value == index)
+            boxes.append(WeakBox(race))
+        }
+        #expect(pending.future._parkedCallbackCount == 0)
+        #expect(boxes.allSatisfy { $0.isReleased })
+        pending.succeed(0)
+    }
+
+    @Test("first(of:) won on many threads leaves nothing on the losers")
+    func firstOfWonOnManyThreads() {
+        let losers = (0..<4).map { _ in Promise<Int, Never>() }
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for index in 0..<100 {
+                let winner = Promise<Int, Never>()
+                let race = Future.first(of: [winner.future] + losers.map(\.future))
+                winner.succeed(index)
+                #expect(race.value == index)
+            }
+        }
+        #expect(losers.allSatisfy { $0.future._parkedCallbackCount == 0 })
+        for loser in losers { loser.succeed(0) }
+    }
+}
+
+/// An error that holds a canary, to watch what keeps a timeout's error alive.
+struct CanaryError: Error {
+    let canary: Canary
+}
+
+/// Waits, on a plain thread, until everything `watched` holds weakly is released: some of it is
+/// let go by Dispatch on its own queue. Returns `false` if that has not happened within a
+/// generous limit, which the tests treat as "never"; it is no timing assertion.
+func waitUntilReleased(_ watched: MemoryReleaseTests.Watched) -> Bool {
+    eventually { watched.allReleased }
+}
+
+/// Waits, on a plain thread, until `condition` holds, or returns `false` after a generous limit.
+func eventually(_ condition: () -> Bool) -> Bool {
+    let limit = ContinuousClock.now + .seconds(30)
+    while !condition() {
+        guard ContinuousClock.now < limit else { return false }
+        usleep(1_000)
+    }
+    return true
+}
+
+/// The failure of a source that fails first.
+struct Boom: Error {}
