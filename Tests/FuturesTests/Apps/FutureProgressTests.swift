@@ -197,9 +197,13 @@ private final class CompletedRecorder {
     func track() {
         withObservationTracking {
             _ = progress.completed
-        } onChange: { [offMain] in
+        } onChange: { [offMain, weak self] in
             if !onMainQueue.isCurrent { offMain.increment() }
+            // Weakly: the progress's registrar keeps this closure until its next change, which
+            // never comes after the last one; a strong reference to the recorder, which holds the
+            // progress, made a cycle that LeakSanitizer reported.
             Task { @MainActor in
+                guard let self else { return }
                 self.seen.append(self.progress.completed)
                 self.track()
             }
