@@ -6,6 +6,13 @@
     @main
     enum TextRunner {
         static func main() {
+            // The chapters run on a thread of their own while the main thread serves the main
+            // queue, as an app's does: main-actor updates (a progress, an observation) arrive.
+            Thread.detachNewThread { runChapters() }
+            dispatchMain()
+        }
+
+        private static func runChapters() {
             var failed = 0
             for chapter in allChapters {
                 print("\n== \(chapter.title) ==\n\(chapter.summary)")

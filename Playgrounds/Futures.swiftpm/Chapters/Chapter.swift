@@ -23,6 +23,7 @@ let allChapters: [any Chapter] = [
     Composition(),
     Toolbox(),
     ThreadsAndWaiting(),
+    FuturesInApps(),
 ]
 
 /// Something a chapter reports.
