@@ -24,8 +24,8 @@ extension Future {
     ) -> Future<Value, Failure> {
         guard !futures.isEmpty else {
             misuse(
-                "Future.firstSuccess(of:) needs at least one future; it was given none (with none, nothing could succeed or fail)"
-            )
+                "Future.firstSuccess(of:) needs at least one future; it was given none (with none, nothing could succeed or fail)",
+                file: fileID, line: line)
         }
         let lazy = futures.contains { $0._isLazyKind }
         let count = futures.count

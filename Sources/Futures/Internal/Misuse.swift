@@ -1,4 +1,7 @@
 /// Stops the program for a programmer error, always printing `message` (also in -O builds).
-func misuse(_ message: String) -> Never {
-    fatalError(message)
+///
+/// A misused argument passes its caller's `fileID` and `line` (the public function's defaults),
+/// so that the message points at the line to fix, not at a file inside Futures.
+func misuse(_ message: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
+    fatalError(message, file: file, line: line)
 }

@@ -189,6 +189,9 @@ struct BoundedAllTests {
             }
             let errorText = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
             #expect(errorText.contains("needs maxConcurrent of at least 1; it was given 0"))
+            // The message points at the caller's line, not at a file inside Futures.
+            #expect(errorText.contains("FuturesTests/BoundedAllTests.swift:"))
+            #expect(!errorText.contains("Futures/Future+BoundedAll.swift") && !errorText.contains("Misuse.swift"))
         }
     #endif
 }

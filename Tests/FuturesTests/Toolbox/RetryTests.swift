@@ -198,6 +198,9 @@ struct RetryTests {
             }
             let noAttemptText = String(decoding: noAttempt?.standardErrorContent ?? [], as: UTF8.self)
             #expect(noAttemptText.contains("needs at least 1 attempt; it was given 0"))
+            // The message points at the caller's line, not at a file inside Futures.
+            #expect(noAttemptText.contains("FuturesTests/RetryTests.swift:"))
+            #expect(!noAttemptText.contains("Futures/Future+Retry.swift") && !noAttemptText.contains("Misuse.swift"))
             let shrinking = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 _ = Future.retry(attempts: 2, backoff: 0.5) { Future(value: 1) }
             }

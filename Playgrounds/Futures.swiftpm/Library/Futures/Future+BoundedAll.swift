@@ -38,7 +38,9 @@ extension Future {
         _ makeFuture: @escaping @Sendable (Item) -> Future<Value, Failure>
     ) -> Future<[Value], Failure> {
         guard maxConcurrent >= 1 else {
-            misuse("Future.all(_:maxConcurrent:_:) needs maxConcurrent of at least 1; it was given \(maxConcurrent)")
+            misuse(
+                "Future.all(_:maxConcurrent:_:) needs maxConcurrent of at least 1; it was given \(maxConcurrent)",
+                file: fileID, line: line)
         }
         let items = Array(items)
         guard let firstItem = items.first else {

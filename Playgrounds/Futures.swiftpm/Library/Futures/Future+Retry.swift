@@ -58,13 +58,15 @@ extension Future {
         _ makeFuture: @escaping @Sendable () -> Future<Value, Failure>
     ) -> Future<Value, Failure> {
         guard attempts >= 1 else {
-            misuse("Future.retry(attempts:) needs at least 1 attempt; it was given \(attempts)")
+            misuse("Future.retry(attempts:) needs at least 1 attempt; it was given \(attempts)", file: fileID, line: line)
         }
         guard backoff >= 1 && backoff.isFinite else {
-            misuse("Future.retry(backoff:) needs a finite multiplier of at least 1; it was given \(backoff)")
+            misuse(
+                "Future.retry(backoff:) needs a finite multiplier of at least 1; it was given \(backoff)",
+                file: fileID, line: line)
         }
         guard (0...1).contains(jitter) else {
-            misuse("Future.retry(jitter:) needs a share from 0 to 1; it was given \(jitter)")
+            misuse("Future.retry(jitter:) needs a share from 0 to 1; it was given \(jitter)", file: fileID, line: line)
         }
         let pauses = RetryPauses(delay: delay, backoff: backoff, maxDelay: maxDelay, jitter: jitter)
         let first = makeFuture()
