@@ -252,7 +252,8 @@ extension Future {
         line: UInt = #line
     ) -> Future<Value, Failure> {
         precondition(
-            !futures.isEmpty, "Future.first(of:) needs at least one future; it was given none", file: fileID, line: line)
+            !futures.isEmpty, "Future.first(of:) needs at least one future; it was given none", file: fileID, line: line
+        )
         let lazy = futures.contains { $0._isLazyKind }
         return Future(derivingFrom: futures, lazy: lazy, fileID: fileID, line: line) { child in
             // The first source decides; the losers' callbacks go then (`keep`), not when each

@@ -58,7 +58,8 @@ extension Future {
         _ makeFuture: @escaping @Sendable () -> Future<Value, Failure>
     ) -> Future<Value, Failure> {
         guard attempts >= 1 else {
-            misuse("Future.retry(attempts:) needs at least 1 attempt; it was given \(attempts)", file: fileID, line: line)
+            misuse(
+                "Future.retry(attempts:) needs at least 1 attempt; it was given \(attempts)", file: fileID, line: line)
         }
         guard backoff >= 1 && backoff.isFinite else {
             misuse(
