@@ -1,7 +1,8 @@
-// What the test process does as it starts, before `main`: read the narrow-pool switch, then hand
-// over to the test module's Swift (`Support/TestProcess.swift`), which installs the hang dump
-// (SIGUSR1) and, in the narrow-pool mode, holds every thread of Swift's cooperative pool but one
-// for the whole run. See docs/testing.md.
+// What the test process does as it starts, before `main`: read the narrow-pool switch, have the
+// test module's Swift (`Support/TestProcess.swift`) collect diagnostic reports instead of printing
+// them, then hand over to it on a thread of its own: it installs the hang dump (SIGUSR1) and, in
+// the narrow-pool mode, holds every thread of Swift's cooperative pool but one for the whole run.
+// See docs/testing.md.
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 
 // Defined in Swift by the test module (`@_cdecl`); weak, so that a binary without it still links.
 extern void futures_tests_process_started(void) __attribute__((weak));
+extern void futures_tests_collect_reports(void) __attribute__((weak));
 
 static int narrow_pool_requested = 0;
 
@@ -23,6 +25,11 @@ __attribute__((constructor)) static void futures_tests_start(void) {
     narrow_pool_requested = value != NULL && strcmp(value, "1") == 0;
     // Exit tests' child processes run one test alone: they keep the whole pool.
     unsetenv("FUTURES_TEST_NARROW_POOL");
+    // Before any test can install a handler of its own: the reports that tests provoke on purpose
+    // (promises dropped pending) are collected, not printed, unless FUTURES_TEST_PRINT_REPORTS=1.
+    const char *print_reports = getenv("FUTURES_TEST_PRINT_REPORTS");
+    if ((print_reports == NULL || strcmp(print_reports, "1") != 0) && futures_tests_collect_reports)
+        futures_tests_collect_reports();
     // Swift code runs once the runtime is up: on a thread of its own, not in this constructor.
     pthread_t thread;
     if (pthread_create(&thread, NULL, process_started, NULL) == 0) pthread_detach(thread);

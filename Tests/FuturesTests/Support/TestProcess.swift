@@ -13,6 +13,32 @@ func testProcessStarted() {
     if NarrowPool.isOn { NarrowPool.start() }
 }
 
+/// Called before `main` (`TestProcessHooks.c`), unless `FUTURES_TEST_PRINT_REPORTS=1`: the debug
+/// reports that tests provoke on purpose (hundreds of promises dropped pending, in the memory and
+/// fuzzer tests) are counted instead of printed, so that a passing run does not print lines that
+/// look like failures. Tests that check reports install their own handler (`ReportCollector`, or
+/// one per exit test), which sees every report of its own sites first.
+@_cdecl("futures_tests_collect_reports")
+func collectReports() {
+    FutureDiagnostics.handler = { report in CollectedReports.record(report) }
+}
+
+/// The reports collected by the test process's default handler, by problem.
+enum CollectedReports {
+    private static let counts = Locked<[FutureDiagnostics.Report.Problem: Int]>([:])
+
+    static func record(_ report: FutureDiagnostics.Report) {
+        counts.withLock { $0[report.problem, default: 0] += 1 }
+    }
+
+    /// "promiseDroppedWhilePending 1102, …", or "none".
+    static var summary: String {
+        let counts = counts.withLock { $0 }
+        guard !counts.isEmpty else { return "none" }
+        return counts.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", ")
+    }
+}
+
 /// The narrow-pool mode of the test process (`FUTURES_TEST_NARROW_POOL=1`, see docs/testing.md):
 /// every thread of Swift's cooperative pool but one is held, for the whole run, by a task blocked
 /// at a gate that never opens.
@@ -68,6 +94,7 @@ enum HangDump {
         text += "blocking readers parked: \(parked.count) (main thread: \(parked.filter(\.isMainThread).count)); "
         text += "tasks suspended in get(): \(FutureDiagnostics.suspendedTasks)\n"
         text += "narrow pool: \(NarrowPool.heldThreads.load(ordering: .relaxed)) cooperative threads held\n"
+        text += "diagnostic reports collected (not printed): \(CollectedReports.summary)\n"
         ThreadPool.forEachLivePool { pool in text += "pool \(pool.stateDescription)\n" }
         if backtraces { text += threadBacktraces() }
         return text + "=== end of hang dump ===\n"
