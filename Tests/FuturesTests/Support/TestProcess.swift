@@ -115,23 +115,36 @@ enum HangDump {
         guard FileManager.default.isExecutableFile(atPath: gdb) else {
             return "thread backtraces: gdb is not installed\n"
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: gdb)
-        process.arguments = [
-            "-p", "\(getpid())", "-batch", "-nx", "-ex", "set pagination off", "-ex", "thread apply all bt 25",
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        do {
-            try process.run()
-        } catch {
-            return "thread backtraces: gdb did not start: \(error)\n"
+        // gdb writes to a file, not a pipe: while it is attached every thread of this process is
+        // stopped, the reader of a pipe too, and a pipe that fills (the backtraces of a hundred
+        // threads do) would leave gdb blocked on its write for ever.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("futures-hang-\(getpid())-\(UUID()).txt")
+        guard FileManager.default.createFile(atPath: path.path, contents: nil),
+            let output = try? FileHandle(forWritingTo: path)
+        else { return "thread backtraces: no file for gdb's output\n" }
+        defer { try? FileManager.default.removeItem(at: path) }
+        // Only one dump attaches gdb at a time: a process can have one tracer.
+        return gdbLock.withLock {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: gdb)
+            process.arguments = [
+                "-p", "\(getpid())", "-batch", "-nx", "-ex", "set pagination off", "-ex", "thread apply all bt 25",
+            ]
+            process.standardOutput = output
+            process.standardError = output
+            do {
+                try process.run()
+            } catch {
+                return "thread backtraces: gdb did not start: \(error)\n"
+            }
+            process.waitUntilExit()
+            try? output.close()
+            let text = (try? String(contentsOf: path, encoding: .utf8)) ?? ""
+            return "thread backtraces (gdb):\n" + text
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return "thread backtraces (gdb):\n" + String(decoding: data, as: UTF8.self)
     }
+
+    private static let gdbLock = NSLock()
 
     // Written once, by the start hook before any test runs, and never read: it keeps the source alive.
     nonisolated(unsafe) private static var signalSource: (any DispatchSourceSignal)?
