@@ -118,7 +118,8 @@ enum HangDump {
         // gdb writes to a file, not a pipe: while it is attached every thread of this process is
         // stopped, the reader of a pipe too, and a pipe that fills (the backtraces of a hundred
         // threads do) would leave gdb blocked on its write for ever.
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("futures-hang-\(getpid())-\(UUID()).txt")
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "futures-hang-\(getpid())-\(UUID()).txt")
         guard FileManager.default.createFile(atPath: path.path, contents: nil),
             let output = try? FileHandle(forWritingTo: path)
         else { return "thread backtraces: no file for gdb's output\n" }
