@@ -170,6 +170,7 @@ final class HangWatchdog: Sendable {
 
     init(limit: Duration, describe: @escaping @Sendable () -> String) {
         let finished = finished
+        let limit = hangLimit(limit)
         Thread.detachNewThread {
             if finished.wait(timeout: .now() + limit.dispatchInterval) == .timedOut {
                 let description = describe()

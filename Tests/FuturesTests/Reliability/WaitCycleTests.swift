@@ -283,6 +283,7 @@ func waitingReaders(of future: _FutureCore) -> Int {
 /// Waits, looking again and again, until `condition` holds; gives up after a generous limit so
 /// that a broken engine fails the test instead of hanging it (never a timing assertion).
 func waitUntil(limit: Duration = .seconds(60), _ condition: () -> Bool) {
+    let limit = hangLimit(limit)
     let deadline = ContinuousClock.now + limit
     while !condition() {
         precondition(ContinuousClock.now < deadline, "the condition did not hold within \(limit)")

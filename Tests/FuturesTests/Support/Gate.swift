@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import Futures
+
 /// A one-way gate: threads wait at it until a test opens it, and once open it stays open.
 ///
 /// Tests use it to hold work at a known point ("the work has started but cannot finish") so
@@ -37,7 +39,7 @@ final class Signal: Sendable {
 
     /// Waits for one signal. Returns `false` only if none came within `limit`, which a test
     /// treats as "never".
-    func wait(limit: DispatchTimeInterval = .seconds(60)) -> Bool {
-        semaphore.wait(timeout: .now() + limit) == .success
+    func wait(limit: Duration = .seconds(60)) -> Bool {
+        semaphore.wait(timeout: .now() + hangLimit(limit).dispatchInterval) == .success
     }
 }

@@ -23,3 +23,17 @@
 /// stop a thread that only computes (while it resets its shadow state, every thread waits), so a
 /// test that counts the runners the pool found blocked must allow for them there.
 let runsUnderThreadSanitizer: Bool = dlsym(everyLoadedImage, "__tsan_init") != nil
+
+/// Whether this process runs under AddressSanitizer (its `__asan_init` entry point).
+let runsUnderAddressSanitizer: Bool = dlsym(everyLoadedImage, "__asan_init") != nil
+
+/// `limit`, a test's safety limit for something that must end (a watchdog, a bounded wait),
+/// stretched under the sanitizers, which run code several times slower (ThreadSanitizer 5 to 15
+/// times, AddressSanitizer 2 to 3): a limit is a hang detector, never a timing assertion, and must
+/// not fire on a slow but live run. Seen without it in a loaded ThreadSanitizer run: the random
+/// graph's 120-second watchdog fired with every node resolved and every reader done.
+func hangLimit(_ limit: Duration) -> Duration {
+    if runsUnderThreadSanitizer { return limit * 4 }
+    if runsUnderAddressSanitizer { return limit * 2 }
+    return limit
+}
