@@ -60,10 +60,32 @@ struct FuzzerFindingsTests {
         case mapOfFlatMap, zipOfFlatMap, flatMapErrorOfZip, boundedAll
     }
 
-    @Test(
-        "a reader on a serial queue runs work made on that queue after it parked",
-        arguments: Shape.allCases, [true, false])
-    func serialQueueReaderIsWoken(shape: Shape, insideWork: Bool) async {
+    /// Run in a process of its own (an exit test). Under ThreadSanitizer, in the whole suite's
+    /// process, this test left the process stuck in the Swift runtime: a dozen threads waited in
+    /// `once_slow` for a generic type's metadata cache (`getCache`) that no thread was
+    /// initializing, 60 s after the start, in every run of the merged suite (alone or loaded;
+    /// bisected to the commit that added this test). In a process of its own it passed in 30 of
+    /// 30 runs under ThreadSanitizer, and plain runs never hung. The cause is not known yet:
+    /// docs/testing.md, "Open".
+    @Test("a reader on a serial queue runs work made on that queue after it parked")
+    func serialQueueReaderIsWoken() async {
+        #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS
+            let exit = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+                for shape in FuzzerFindingsTests.Shape.allCases {
+                    for insideWork in [true, false] {
+                        await FuzzerFindingsTests.serialQueueReader(shape: shape, insideWork: insideWork)
+                    }
+                }
+                writeLine("cases: done")
+            }
+            let lines = outputLines(exit)
+            #expect(lines.contains("cases: done"))
+            #expect(lines.filter { $0.hasPrefix("mismatch: ") }.isEmpty, "\(lines)")
+        #endif
+    }
+
+    /// One case of `serialQueueReaderIsWoken`, 20 rounds; writes a line for each mismatch.
+    static func serialQueueReader(shape: Shape, insideWork: Bool) async {
         let serial = DispatchQueue(label: "fuzzer-findings.serial")
         let context = ExecutionContext.queue(serial)
         let watchdog = HangWatchdog(limit: .seconds(60)) {
@@ -107,7 +129,10 @@ struct FuzzerFindingsTests {
                 source.succeed(round)
                 _ = done.wait()
             }.get()
-            #expect(result.value.map { try? $0.get() } == 2 * (round + 1), "round \(round)")
+            let seen = result.value.map { try? $0.get() }
+            if seen != 2 * (round + 1) {
+                writeLine("mismatch: \(shape), inside work: \(insideWork), round \(round): \(String(describing: seen))")
+            }
         }
     }
 
