@@ -286,3 +286,64 @@ func eventually(_ condition: () -> Bool) -> Bool {
 
 /// The failure of a source that fails first.
 struct Boom: Error {}
+
+extension MemoryReleaseTests {
+    // MARK: 5. the bounded all
+
+    @Test("a bounded all failed by an item takes its callbacks back from the items in flight and frees its run")
+    func boundedAllFailedLeavesNothingOnItemsInFlight() {
+        let slow = Promise<Int, any Error>()
+        for _ in 0..<200 {
+            let watched: Watched = {
+                let failing = Promise<Int, any Error>()
+                let (all, canary) = withCanary { canary in
+                    Future.all(0..<2, maxConcurrent: 2) { index in
+                        _ = canary.name
+                        return index == 0 ? failing.future : slow.future
+                    }
+                }
+                failing.fail(Boom())
+                #expect(throws: Boom.self) { try all.value }
+                return Watched(boxes: [WeakBox(failing.future), WeakBox(all)], canaries: [canary])
+            }()
+            #expect(watched.allReleased)
+        }
+        #expect(slow.future._parkedCallbackCount == 0)
+        slow.succeed(0)
+    }
+
+    @Test("a bounded all whose promises are dropped pending is freed, with what makeFuture captured", arguments: [1, 8])
+    func boundedAllOfDroppedPromisesIsFreed(threads: Int) {
+        let watched = Locked<[Watched]>([])
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            for _ in 0..<50 {
+                let one: Watched = {
+                    // The closure holds the futures it hands out, as a test's often does: the run
+                    // lets go of it with the last item, or that capture would close a cycle.
+                    let promises = (0..<3).map { _ in Promise<Int, any Error>() }
+                    let futures = promises.map(\.future)
+                    let (all, canary) = withCanary { canary in
+                        Future.all(0..<3, maxConcurrent: 2) { index in
+                            _ = canary.name
+                            return futures[index]
+                        }
+                    }
+                    promises[0].succeed(1)
+                    return Watched(boxes: futures.map { WeakBox($0) } + [WeakBox(all)], canaries: [canary])
+                }()
+                watched.withLock { $0.append(one) }
+            }
+        }
+        #expect(watched.withLock { $0.allSatisfy(\.allReleased) })
+    }
+
+    @Test("a bounded all of maps of kept promises still succeeds: its weak links lose nothing")
+    func boundedAllOfMapsOfKeptPromisesSucceeds() {
+        for _ in 0..<100 {
+            let promises = (0..<4).map { _ in Promise<Int, Never>() }
+            let all = Future.all(0..<4, maxConcurrent: 2) { index in promises[index].future.map { $0 * 10 } }
+            DispatchQueue.concurrentPerform(iterations: 4) { index in promises[index].succeed(index) }
+            #expect(all.value == [0, 10, 20, 30])
+        }
+    }
+}
