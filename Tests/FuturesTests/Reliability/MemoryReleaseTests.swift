@@ -312,7 +312,9 @@ extension MemoryReleaseTests {
         slow.succeed(0)
     }
 
-    @Test("a bounded all whose promises are dropped pending is freed, with what makeFuture captured", arguments: [1, 8])
+    @Test(
+        "a bounded all whose promises are dropped pending is freed, with what makeFuture captured",
+        arguments: [1, 8])
     func boundedAllOfDroppedPromisesIsFreed(threads: Int) {
         let watched = Locked<[Watched]>([])
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
