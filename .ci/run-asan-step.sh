@@ -15,6 +15,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --build-tests --sanitize=address --scratch-path .build-asan -Xswiftc -use-ld=lld
-# One narrow LeakSanitizer suppression, for an open finding (see the file's comment).
-LSAN_OPTIONS="suppressions=$PWD/.ci/lsan-suppressions.txt${LSAN_OPTIONS:+:$LSAN_OPTIONS}" \
-    swift test --sanitize=address --scratch-path .build-asan --disable-xctest -Xswiftc -use-ld=lld --skip-build
+# No LeakSanitizer suppression: every leak fails the step. (LeakSanitizer cannot see the side
+# table of a live Swift object that had weak references, llvm/llvm-project#56751, so an object
+# kept for ever shows up as a leaked 32-byte side table: that is how the bounded `all`'s cycle
+# was found; docs/testing.md.)
+swift test --sanitize=address --scratch-path .build-asan --disable-xctest -Xswiftc -use-ld=lld --skip-build
