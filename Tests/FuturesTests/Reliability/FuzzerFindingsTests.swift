@@ -81,19 +81,40 @@ struct FuzzerFindingsTests {
             ) {
                 for shape in FuzzerFindingsTests.Shape.allCases {
                     for insideWork in [true, false] {
-                        await FuzzerFindingsTests.serialQueueReader(shape: shape, insideWork: insideWork)
+                        for mismatch in await FuzzerFindingsTests.serialQueueReader(
+                            shape: shape, insideWork: insideWork)
+                        {
+                            writeLine(mismatch)
+                        }
                     }
                 }
                 writeLine("cases: done")
             }
             let lines = outputLines(exit)
-            #expect(lines.contains("cases: done"), "\(String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self).suffix(6_000))")
+            #expect(
+                lines.contains("cases: done"),
+                "\(String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self).suffix(6_000))")
             #expect(lines.filter { $0.hasPrefix("mismatch: ") }.isEmpty, "\(lines)")
         #endif
     }
 
-    /// One case of `serialQueueReaderIsWoken`, 20 rounds; writes a line for each mismatch.
-    static func serialQueueReader(shape: Shape, insideWork: Bool) async {
+    /// The same cases in the suite's own process, as they ran before the hang above: off unless
+    /// `FUTURES_TEST_TSAN_HANG_REPRO=1`, to reproduce that hang (docs/testing.md, "Open").
+    @Test(
+        "a reader on a serial queue, in the suite's process (the hang's reproduction)",
+        .enabled(if: ProcessInfo.processInfo.environment["FUTURES_TEST_TSAN_HANG_REPRO"] == "1"))
+    func serialQueueReaderInTheSuitesProcess() async {
+        for shape in FuzzerFindingsTests.Shape.allCases {
+            for insideWork in [true, false] {
+                let mismatches = await FuzzerFindingsTests.serialQueueReader(shape: shape, insideWork: insideWork)
+                #expect(mismatches.isEmpty, "\(mismatches)")
+            }
+        }
+    }
+
+    /// One case of `serialQueueReaderIsWoken`, 20 rounds; returns a line for each mismatch.
+    static func serialQueueReader(shape: Shape, insideWork: Bool) async -> [String] {
+        var mismatches: [String] = []
         let serial = DispatchQueue(label: "fuzzer-findings.serial")
         let context = ExecutionContext.queue(serial)
         let watchdog = HangWatchdog(limit: .seconds(60)) {
@@ -140,7 +161,8 @@ struct FuzzerFindingsTests {
             }.get()
             let seen = result.value.map { try? $0.get() }
             if seen != 2 * (round + 1) {
-                writeLine("mismatch: \(shape), inside work: \(insideWork), round \(round): \(String(describing: seen))")
+                mismatches.append(
+                    "mismatch: \(shape), inside work: \(insideWork), round \(round): \(String(describing: seen))")
             }
             watched += [WeakBox(source.future), WeakBox(flat), WeakBox(read)]
         }
@@ -149,8 +171,9 @@ struct FuzzerFindingsTests {
         // other threads, which LeakSanitizer reports as leaked weak-reference side tables: it
         // cannot see a live object's side table (llvm/llvm-project#56751).
         if !eventually({ watched.allSatisfy(\.isReleased) }) {
-            writeLine("mismatch: \(shape), inside work: \(insideWork): futures kept after the rounds")
+            mismatches.append("mismatch: \(shape), inside work: \(insideWork): futures kept after the rounds")
         }
+        return mismatches
     }
 
     // MARK: 3. A derived future resolved by `cancel()` keeps nothing

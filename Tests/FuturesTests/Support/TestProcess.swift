@@ -129,7 +129,8 @@ enum HangDump {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: gdb)
             process.arguments = [
-                "-p", "\(getpid())", "-batch", "-nx", "-ex", "set pagination off", "-ex", "thread apply all bt 25",
+                "-p", "\(getpid())", "-batch", "-nx", "-ex", "set pagination off", "-ex", "info threads",
+                "-ex", "thread apply all bt\(backtraceDepth)",
             ]
             process.standardOutput = output
             process.standardError = output
@@ -146,6 +147,13 @@ enum HangDump {
     }
 
     private static let gdbLock = NSLock()
+
+    /// How many frames of each thread the dump shows: 25, or `FUTURES_HANG_BACKTRACE_DEPTH`
+    /// (0 for every frame, to find what a deep stack is waiting for).
+    private static var backtraceDepth: String {
+        let depth = ProcessInfo.processInfo.environment["FUTURES_HANG_BACKTRACE_DEPTH"].flatMap { Int($0) } ?? 25
+        return depth > 0 ? " \(depth)" : ""
+    }
 
     // Written once, by the start hook before any test runs, and never read: it keeps the source alive.
     nonisolated(unsafe) private static var signalSource: (any DispatchSourceSignal)?
