@@ -128,10 +128,11 @@ enum HangDump {
         return gdbLock.withLock {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: gdb)
-            process.arguments = [
-                "-p", "\(getpid())", "-batch", "-nx", "-ex", "set pagination off", "-ex", "info threads",
-                "-ex", "thread apply all bt\(backtraceDepth)",
-            ]
+            process.arguments =
+                [
+                    "-p", "\(getpid())", "-batch", "-nx", "-ex", "set pagination off", "-ex", "info threads",
+                    "-ex", "thread apply all bt\(backtraceDepth)",
+                ] + extraGDBCommands.flatMap { ["-ex", $0] }
             process.standardOutput = output
             process.standardError = output
             do {
@@ -147,6 +148,13 @@ enum HangDump {
     }
 
     private static let gdbLock = NSLock()
+
+    /// More gdb commands for the dump, from `FUTURES_HANG_GDB_EXTRA` (separated by `;;`): to look
+    /// at memory a hang's threads wait on, for example.
+    private static var extraGDBCommands: [String] {
+        guard let extra = ProcessInfo.processInfo.environment["FUTURES_HANG_GDB_EXTRA"] else { return [] }
+        return extra.components(separatedBy: ";;").filter { !$0.isEmpty }
+    }
 
     /// How many frames of each thread the dump shows: 25, or `FUTURES_HANG_BACKTRACE_DEPTH`
     /// (0 for every frame, to find what a deep stack is waiting for).
