@@ -122,7 +122,7 @@ public struct Background<Value: Sendable>: Sendable {
     /// ```
     /// - Parameters:
     ///   - wrappedValue: The expression that computes the value.
-    ///   - context: Where the work runs; by default Dispatch's global queue.
+    ///   - context: Where the work is queued; by default the global context, threads of Futures' own.
     ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
     ///     leave the default.
     ///   - line: The line that makes the future, likewise; leave the default.

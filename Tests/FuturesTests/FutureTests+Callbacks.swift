@@ -2,7 +2,7 @@ import Foundation
 @testable import Futures
 import Testing
 
-/// DESIGN §5.5 for the engine's hook: a callback registered with `_whenResolved` runs exactly
+/// docs/design.md, Callbacks, for the engine's hook: a callback registered with `_whenResolved` runs exactly
 /// once, with the result, whether it is registered before or after resolution, and it never
 /// starts work.
 extension FutureTests {
