@@ -38,6 +38,8 @@
 // A literal source in a chain then has two routes to one type, which Swift calls ambiguous
 // (tried: `Future.task { 5 }.flatMap { fetchUser($0) }`); such a source says `throws(E)` or
 // uses `setFailureType(to:)` (Tests/CompileForms/Rejected/Creating.swift).
+// Each overload is needed by a form in Tests/CompileForms: docs/design.md, Typing, names the forms
+// that fail without each of flatMap's ten.
 
 extension Future where Failure == Never {
     /// Returns a future holding `transform` applied to this future's value, or the error
