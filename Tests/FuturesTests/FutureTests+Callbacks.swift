@@ -1,6 +1,7 @@
 import Foundation
-@testable import Futures
 import Testing
+
+@testable import Futures
 
 /// docs/design.md, Callbacks, for the engine's hook: a callback registered with `_whenResolved` runs exactly
 /// once, with the result, whether it is registered before or after resolution, and it never

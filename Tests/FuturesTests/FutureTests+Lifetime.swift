@@ -1,6 +1,7 @@
 import Foundation
-@testable import Futures
 import Testing
+
+@testable import Futures
 
 /// docs/design.md, Lifetimes: the work's closure, and all it captured, is let go the moment the work
 /// has run; a resolved future holds its result and nothing else; an abandoned future whose
