@@ -268,7 +268,10 @@ func main() throws {
     let articles = ((try? fileManager.contentsOfDirectory(atPath: repository.appendingPathComponent(docc).path)) ?? [])
         .filter { $0.hasSuffix(".md") }.sorted().map { "\(docc)/\($0)" }
     var blocks: [CodeBlock] = []
-    for document in ["README.md"] + articles {
+    // README.md is checked by scripts/check-readme-blocks: each of its blocks alone, with no prelude.
+    let notes = ((try? fileManager.contentsOfDirectory(atPath: repository.appendingPathComponent("docs").path)) ?? [])
+        .filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
+    for document in notes + articles {
         blocks += try codeBlocks(in: repository.appendingPathComponent(document), named: document)
     }
 

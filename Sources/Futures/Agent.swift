@@ -51,9 +51,8 @@ public final class Agent<Object>: @unchecked Sendable {
     /// ```
     /// - Parameters:
     ///   - work: Gets the object, which it may change; it may throw `Failure`.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     /// - Returns: A future of what `work` returns.
     @discardableResult
     public func async<Result: Sendable, Failure: Error>(

@@ -31,9 +31,8 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
     ///   - context: Where the work runs; by default the global context.
     ///   - work: The computation. A non-throwing closure gives `Failure == Never`; a closure
     ///     with `try` gives `any Error`; `() throws(MyError) -> T in` gives `MyError`.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     @inlinable
     public convenience init(
         on context: ExecutionContext = .global(),
@@ -57,9 +56,8 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
     ///   - delay: How long to wait before starting; zero or negative starts at once.
     ///   - context: Where the work runs; by default the global context.
     ///   - work: The computation.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     public convenience init(
         after delay: Duration,
         on context: ExecutionContext = .global(),

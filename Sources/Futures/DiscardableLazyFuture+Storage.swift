@@ -19,8 +19,8 @@ extension DiscardableLazyFuture where Value: Codable {
     /// - Parameters:
     ///   - directory: An existing, writable directory for the copy, such as a caches or
     ///     temporary directory.
-    ///   - fileID: The file that makes the future, named in trap messages; leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     ///   - work: Computes the value, once per computation; it does not run when the copy on
     ///     disk can be read back.
     public convenience init(

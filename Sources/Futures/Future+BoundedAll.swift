@@ -23,9 +23,8 @@ extension Future {
     /// - Parameters:
     ///   - items: The inputs, one future each.
     ///   - maxConcurrent: How many futures may be in flight at once; at least 1.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     ///   - makeFuture: Makes the future of one item. It runs on the thread that resolves the
     ///     future whose slot it takes (on the caller's thread for the first ones); keep it short.
     /// - Returns: A future of the values, in the order of `items`.

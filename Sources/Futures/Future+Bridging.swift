@@ -10,9 +10,8 @@ extension Future {
     /// - Parameters:
     ///   - priority: The task's priority.
     ///   - work: The async computation.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     /// - Returns: A future resolved with the task's outcome.
     public static func task(
         priority: TaskPriority? = nil,
@@ -46,9 +45,8 @@ extension Future {
     /// ```
     /// - Parameters:
     ///   - start: Starts the operation, now, on this thread.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     /// - Returns: A future resolved by the first call of the handler.
     public static func wrap(
         fileID: StaticString = #fileID,
@@ -134,9 +132,8 @@ extension Future where Failure == any Error {
     /// ```
     /// - Parameters:
     ///   - start: Starts the operation, now, on this thread.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     /// - Returns: A future resolved by the first call of the handler.
     public static func wrap(
         fileID: StaticString = #fileID,

@@ -10,9 +10,8 @@
 /// ```
 /// - Parameters:
 ///   - futures: The futures to wait for.
-///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-///     leave the default.
-///   - line: The line that makes the future, likewise; leave the default.
+///   - fileID: Leave the default: see <doc:CreationSites>.
+///   - line: Leave the default.
 /// - Returns: A future of the tuple of their values.
 public func zip<each V: Sendable, Failure: Error>(
     _ futures: repeat Future<each V, Failure>,
@@ -195,9 +194,8 @@ extension Future {
     /// ```
     /// - Parameters:
     ///   - futures: The futures to wait for; none gives an empty array at once.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     /// - Returns: A future of their values, in order.
     public static func all(
         _ futures: [Future<Value, Failure>],
@@ -241,9 +239,8 @@ extension Future {
     /// ```
     /// - Parameters:
     ///   - futures: The futures to race; there must be at least one.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     /// - Returns: A future resolved like the first of them to resolve.
     public static func first(
         of futures: [Future<Value, Failure>],

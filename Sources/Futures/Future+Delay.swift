@@ -18,9 +18,8 @@ extension Future {
     /// - Parameters:
     ///   - delay: How long after this future resolves the new one does; zero or negative
     ///     resolves it at once.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     /// - Returns: A future with this future's result, late.
     public func delayed(
         by delay: Duration,

@@ -16,9 +16,8 @@ extension Future {
     /// - Parameters:
     ///   - futures: The futures whose values are combined, in order; none gives this future's
     ///     result.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     ///   - combine: Makes a future of the next running result from the running result and the
     ///     next value. It must not block; it may throw `Failure`.
     /// - Returns: A future of the last running result.
@@ -63,9 +62,8 @@ extension Future {
     /// ```
     /// - Parameters:
     ///   - futures: The futures whose values are combined, in order.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     ///   - combine: Makes a future of the next running result. It must not block.
     /// - Returns: A future of the last running result.
     public func fold<Element: Sendable>(
@@ -91,9 +89,8 @@ extension Future {
     /// - Parameters:
     ///   - initial: The running result to start from; the result if `futures` is empty.
     ///   - futures: The futures whose values are combined.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     ///   - next: Makes the next running result from the running result and a value. It must not
     ///     block; it may throw `Failure`.
     /// - Returns: A future of the final running result.
@@ -121,9 +118,8 @@ extension Future {
     /// - Parameters:
     ///   - initial: The running result to start from.
     ///   - futures: The futures whose values are combined.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     ///   - next: Makes the next running result. It must not block.
     /// - Returns: A future of the final running result.
     public static func reduce<Element: Sendable>(
@@ -153,9 +149,8 @@ extension Future {
     /// - Parameters:
     ///   - initial: The running result to start from; the result if `futures` is empty.
     ///   - futures: The futures whose values are combined.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     ///   - update: Changes the running result with a value. It must not block; it may throw
     ///     `Failure`.
     /// - Returns: A future of the final running result.
@@ -205,9 +200,8 @@ extension Future {
     /// - Parameters:
     ///   - initial: The running result to start from.
     ///   - futures: The futures whose values are combined.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     ///   - update: Changes the running result with a value. It must not block.
     /// - Returns: A future of the final running result.
     public static func reduce<Element: Sendable>(

@@ -13,9 +13,8 @@ extension Future {
     /// ```
     /// - Parameters:
     ///   - futures: The futures to race; there must be at least one.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     /// - Returns: A future of the first value, or of the last error if none succeeds.
     public static func firstSuccess(
         of futures: [Future<Value, Failure>],

@@ -17,9 +17,8 @@ extension Future {
     /// ```
     /// - Parameters:
     ///   - transform: Makes the fallback future from the error, or throws a new error.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     /// - Returns: A future of this future's value, or of the fallback's result.
     @_disfavoredOverload
     public func flatMapError<NewFailure: Error>(
@@ -58,9 +57,8 @@ extension Future {
     /// ```
     /// - Parameters:
     ///   - transform: Makes the fallback future from the error.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     /// - Returns: A future of this future's value, or of the fallback's result.
     public func flatMapError<NewFailure: Error>(
         fileID: StaticString = #fileID,

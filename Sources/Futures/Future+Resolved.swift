@@ -14,9 +14,8 @@ extension Future {
     /// Where nothing says what `Failure` is, `Future(value: 42)` is a `Future<Int, Never>`.
     /// - Parameters:
     ///   - value: The value.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     public convenience init(value: Value, fileID: StaticString = #fileID, line: UInt = #line) {
         self.init(resolved: .success(value), fileID: fileID, line: line)
     }
@@ -30,9 +29,8 @@ extension Future {
     /// ```
     /// - Parameters:
     ///   - failure: The error.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     public convenience init(failure: Failure, fileID: StaticString = #fileID, line: UInt = #line) {
         self.init(resolved: .failure(failure), fileID: fileID, line: line)
     }
@@ -44,9 +42,8 @@ extension Future {
     /// ```
     /// - Parameters:
     ///   - result: The value or the error.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     public convenience init(result: Result<Value, Failure>, fileID: StaticString = #fileID, line: UInt = #line) {
         self.init(resolved: result, fileID: fileID, line: line)
     }
@@ -64,9 +61,8 @@ extension Future where Failure == Never {
     /// ```
     /// - Parameters:
     ///   - value: The value.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     public convenience init(value: Value, fileID: StaticString = #fileID, line: UInt = #line) {
         self.init(resolved: .success(value), fileID: fileID, line: line)
     }

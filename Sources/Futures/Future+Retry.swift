@@ -40,9 +40,8 @@ extension Future {
     ///   - maxDelay: The longest pause, if any.
     ///   - jitter: The share of each pause that is random, from 0 (the default) to 1.
     ///   - condition: Whether an error is worth another attempt; by default every error is.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     ///   - makeFuture: Makes the future of one attempt.
     /// - Returns: A future of the first success, or of the last failure.
     public static func retry(

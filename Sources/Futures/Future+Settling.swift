@@ -14,9 +14,8 @@ extension Future {
     /// ```
     /// - Parameters:
     ///   - futures: The futures to wait for; none gives an empty array at once.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     /// - Returns: A future of their results, in order.
     public static func allSettled(
         _ futures: [Future<Value, Failure>],

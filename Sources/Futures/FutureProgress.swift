@@ -17,7 +17,7 @@ public import Observation
 /// ```
 ///
 /// For ``Future/all(_:maxConcurrent:fileID:line:_:)``, whose futures are made only when a slot
-/// is free, make it with the number of items and ``track(_:)`` each future as it is made:
+/// is free, make it with the number of items and ``track(_:fileID:line:)`` each future as it is made:
 ///
 /// ```swift
 /// let progress = FutureProgress(total: urls.count)
@@ -77,14 +77,20 @@ public final class FutureProgress {
     /// The counts as the resolving threads leave them.
     @ObservationIgnored private nonisolated let tally: ProgressTally
 
-    /// A progress of `total` futures, each counted once it is given to ``track(_:)``.
+    /// A progress of `total` futures, each counted once it is given to ``track(_:fileID:line:)``.
     ///
     /// ```swift
     /// let progress = FutureProgress(total: items.count)
     /// ```
-    /// - Parameter total: How many futures will be tracked; not negative.
-    public nonisolated init(total: Int) {
-        guard total >= 0 else { misuse("FutureProgress(total:) needs a total of at least 0; it was given \(total)") }
+    /// - Parameters:
+    ///   - total: How many futures will be tracked; not negative.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
+    public nonisolated init(total: Int, fileID: StaticString = #fileID, line: UInt = #line) {
+        guard total >= 0 else {
+            misuse(
+                "FutureProgress(total:) needs a total of at least 0; it was given \(total)", file: fileID, line: line)
+        }
         self.total = total
         let tally = ProgressTally(total: total)
         self.tally = tally
@@ -119,12 +125,21 @@ public final class FutureProgress {
     ///     progress.track(BackgroundFuture { try download(url) })
     /// }
     /// ```
-    /// - Parameter future: A future to count; its kind and types are its own.
+    /// - Parameters:
+    ///   - future: A future to count; its kind and types are its own.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     /// - Returns: `future`, for use in an expression.
     @discardableResult
-    public nonisolated func track<Value, Failure>(_ future: Future<Value, Failure>) -> Future<Value, Failure> {
+    public nonisolated func track<Value, Failure>(
+        _ future: Future<Value, Failure>,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Future<Value, Failure> {
         guard tally.admit() else {
-            misuse("FutureProgress of total \(total) was given one more future to track than its total")
+            misuse(
+                "FutureProgress of total \(total) was given one more future to track than its total",
+                file: fileID, line: line)
         }
         future._whenResolved { [weak self, tally] result in
             let failed: Bool

@@ -22,9 +22,8 @@ public final class LazyFuture<Value: Sendable, Failure: Error>: Future<Value, Fa
     /// - Parameters:
     ///   - work: The computation. A non-throwing closure gives `Failure == Never`; a
     ///     closure with `try` gives `any Error`; `() throws(MyError) -> T in` gives `MyError`.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     @inlinable
     public init(
         fileID: StaticString = #fileID,

@@ -57,9 +57,8 @@ public struct Lazy<Value: Sendable>: Sendable {
     /// ```
     /// - Parameters:
     ///   - wrappedValue: The expression that computes the value.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     public init(
         wrappedValue: @autoclosure @escaping @Sendable () -> Value,
         fileID: StaticString = #fileID,
@@ -122,10 +121,9 @@ public struct Background<Value: Sendable>: Sendable {
     /// ```
     /// - Parameters:
     ///   - wrappedValue: The expression that computes the value.
-    ///   - context: Where the work runs; by default Dispatch's global queue.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - context: Where the work is queued; by default the global context, threads of Futures' own.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     public init(
         wrappedValue: @autoclosure @escaping @Sendable () -> Value,
         on context: ExecutionContext = .global(),

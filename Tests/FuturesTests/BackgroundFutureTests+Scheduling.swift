@@ -2,7 +2,7 @@ import Foundation
 import Futures
 import Testing
 
-/// DESIGN §5.2, both halves: a reader never waits on work that no thread will run (nested and
+/// docs/design.md, Claiming, both halves: a reader never waits on work that no thread will run (nested and
 /// chained futures finish with every pool thread waiting), and a top-level reader does not
 /// become a third runner on cores that are busy with future work.
 extension BackgroundFutureTests {

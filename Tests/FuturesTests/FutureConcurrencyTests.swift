@@ -2,7 +2,7 @@ import Foundation
 import Futures
 import Testing
 
-/// `get()`: the async read, which suspends and never parks a thread (DESIGN §5.6).
+/// `get()`: the async read, which suspends and never parks a thread (docs/design.md, Waiting).
 struct FutureConcurrencyTests {
     @Test func getOnAResolvedFutureReturnsItsValue() async {
         let promise = Promise<String, Never>()

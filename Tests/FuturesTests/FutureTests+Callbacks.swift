@@ -1,8 +1,9 @@
 import Foundation
-@testable import Futures
 import Testing
 
-/// DESIGN §5.5 for the engine's hook: a callback registered with `_whenResolved` runs exactly
+@testable import Futures
+
+/// docs/design.md, Callbacks, for the engine's hook: a callback registered with `_whenResolved` runs exactly
 /// once, with the result, whether it is registered before or after resolution, and it never
 /// starts work.
 extension FutureTests {

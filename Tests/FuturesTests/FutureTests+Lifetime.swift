@@ -1,8 +1,9 @@
 import Foundation
-@testable import Futures
 import Testing
 
-/// DESIGN §3 and §5.7: the work's closure, and all it captured, is let go the moment the work
+@testable import Futures
+
+/// docs/design.md, Lifetimes: the work's closure, and all it captured, is let go the moment the work
 /// has run; a resolved future holds its result and nothing else; an abandoned future whose
 /// work finishes is freed.
 extension FutureTests {

@@ -214,8 +214,8 @@ struct FutureTests {
 
 // MARK: - Generic user code
 
-/// Generic code over a future that cannot fail reads it with no `try` (DESIGN §4; this once
-/// crashed the compiler, see BRIEF).
+/// Generic code over a future that cannot fail reads it with no `try` (docs/design.md, Reading:
+/// this once crashed the compiler).
 private func valueOf<T>(_ future: Future<T, Never>) -> T {
     future.value
 }

@@ -2,8 +2,8 @@
 struct BackgroundLoads: Chapter {
     let title = "Background loads"
     let summary =
-        "BackgroundFuture { work } starts work at once and hands back a future; reading value waits only "
-        + "if the work has not finished. Four loads, first one after another, then as futures: watch the bars."
+        "BackgroundFuture { work } starts work at once, on threads of Futures' own, and hands back a future; "
+        + "reading value waits only if the work has not finished. Four loads, first one after another, then as futures: watch the bars."
 
     func run(_ log: ChapterLog) {
         let names = ["photos.db", "mail.db", "notes.db", "music.db"]

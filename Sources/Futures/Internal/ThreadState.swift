@@ -110,7 +110,7 @@ final class ThreadState {
 /// The chain of future work running on the current thread.
 ///
 /// It answers questions on slow paths only: is this thread inside future work (so it must claim
-/// queued work instead of waiting, DESIGN §5.2), is it already running the future it is about
+/// queued work instead of waiting, docs/design.md, Claiming), is it already running the future it is about
 /// to wait for (recursion), and which future's cancellation does `Future.isCurrentWorkCancelled`
 /// report.
 @usableFromInline

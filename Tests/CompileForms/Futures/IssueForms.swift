@@ -1,4 +1,4 @@
-// The forms of issue 12, as its text writes them.
+// The forms of issues 12 and 21, as their texts write them.
 import Futures
 
 func issueTypedErrorChains(source: Future<Int, LoadError>) {
@@ -39,4 +39,19 @@ func issueZipWidening() {
 
 @MainActor func issueMainActorCallback(future: Future<String, Never>, model: TitleModel) {
     future.onSuccess(on: .main) { model.title = $0 }
+}
+
+// The form of issue 21 (item 6), as its text writes it: a source with a concrete error type, and a
+// closure that returns a future that cannot fail; the chain keeps the concrete type.
+struct Boom: Error {}
+
+func issueConcreteSourceFlatMapToAFutureThatCannotFail() {
+    expectType(BackgroundFuture { () throws(Boom) in 5 }.flatMap { v in LazyFuture { v + 1 } }, Future<Int, Boom>.self)
+    expectType(
+        BackgroundFuture { () throws(Boom) in
+            if Bool.random() { throw Boom() }
+            return 5
+        }.flatMap { v in LazyFuture { v + 1 } },
+        Future<Int, Boom>.self)
+    expectType(LazyFuture { () throws(Boom) in 5 }.flatMap { v in BackgroundFuture { v * 2 } }, Future<Int, Boom>.self)
 }

@@ -179,7 +179,23 @@ struct FutureProgressTests {
             progress.track(Future<Int, Never>(value: 2))
         }
         guard let result else { return }
-        #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("FutureProgress of total 1"))
+        let errorText = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(errorText.contains("FutureProgress of total 1"))
+        // The message points at the caller's line, not at a file inside Futures.
+        #expect(errorText.contains("FuturesTests/FutureProgressTests.swift:"))
+        #expect(!errorText.contains("Futures/FutureProgress.swift") && !errorText.contains("Misuse.swift"))
+    }
+
+    @Test("a negative total traps at the caller's line")
+    func negativeTotalTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = FutureProgress(total: -1)
+        }
+        guard let result else { return }
+        let errorText = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(errorText.contains("FutureProgress(total:) needs a total of at least 0; it was given -1"))
+        #expect(errorText.contains("FuturesTests/FutureProgressTests.swift:"))
+        #expect(!errorText.contains("Futures/FutureProgress.swift") && !errorText.contains("Misuse.swift"))
     }
 }
 

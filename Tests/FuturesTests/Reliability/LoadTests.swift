@@ -5,7 +5,7 @@ import Testing
 
 /// Load: many futures in flight, work that blocks, and nested waits on a pool that cannot grow.
 /// The figures these tests print (`[reliability] …`, with `FUTURES_TEST_FIGURES=1`) are the ones
-/// quoted in the README's "Figures".
+/// quoted in docs/reliability.md, "Figures".
 @Suite("load: futures in flight, blocking work, bounded threads", .serialized)
 struct LoadTests {
     @Test("100,000 background futures in flight at once each run once and every reader gets every value")
@@ -112,7 +112,7 @@ struct LoadTests {
         arguments: ["global", "serial"])
     func nestedWaitsNeverStarve(contextName: String) {
         // On a serial queue, every waiting parent holds the only thread: without readers that
-        // claim queued work (DESIGN §5.2) the first nested read would wait forever.
+        // claim queued work (docs/design.md, Claiming) the first nested read would wait forever.
         let context: ExecutionContext =
             contextName == "serial" ? .queue(DispatchQueue(label: "load.serial")) : .global()
         let start = ContinuousClock.now

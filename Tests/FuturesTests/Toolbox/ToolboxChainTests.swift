@@ -9,7 +9,7 @@ private func digit(_ text: String) throws(LoadError) -> Int {
     return value
 }
 
-// DESIGN §7, semantics 1: one-expression chains on a source with a concrete error type compile
+// docs/design.md, Typing: one-expression chains on a source with a concrete error type compile
 // with no annotation beyond the source closure's own, and a closure that does not throw never
 // pulls `Never` into the source's error type. Each line below is such a chain; the types are
 // checked by the annotations on the left.

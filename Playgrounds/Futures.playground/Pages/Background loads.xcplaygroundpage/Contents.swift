@@ -1,8 +1,9 @@
 /*:
  # Background loads, in parallel
 
- `BackgroundFuture { work }` starts `work` at once on Dispatch's global queue and hands back a
- future. Reading its `value` waits only if the work has not finished yet. Start several and
+ `BackgroundFuture { work }` starts `work` at once on threads of Futures' own (the global
+ context, never Swift's cooperative pool) and hands back a future; a reader that finds the work
+ not yet started may run it itself. Reading its `value` waits only if the work has not finished yet. Start several and
  they run in parallel, with no lock, queue or group in sight: this is Mike Ash's background
  future, made type-safe.
 

@@ -56,8 +56,8 @@ print("after opening, within 10 s: \(describe(door.result(timeout: .seconds(10))
 
  In an `async` function the compiler refuses `value` (it is `noasync`: a blocked thread is one
  of the few the cooperative pool has) and points to `await future.get()`, which suspends
- instead. A lazy future read through `get()` runs its work on the global queue, not on the
- task's thread.
+ instead. A lazy future read through `get()` runs its work on the global context (threads of
+ Futures' own), not on the task's thread.
  */
 let report = LazyFuture { SimulatedFile(name: "report.txt", byteCount: 1 << 16).load() }
 

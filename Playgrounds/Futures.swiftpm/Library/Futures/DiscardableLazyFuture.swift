@@ -59,8 +59,8 @@ public final class DiscardableLazyFuture<Value: Sendable, Failure: Error>: @unch
     /// let table = DiscardableLazyFuture { () throws(ParseError) in try parse(csv) }
     /// ```
     /// - Parameters:
-    ///   - fileID: The file that makes the future, named in trap messages; leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     ///   - work: Computes the value. It runs on the thread of the read that finds no value (the
     ///     global context for ``get()``), once per computation.
     public convenience init(

@@ -24,9 +24,8 @@ extension Future {
     /// - Parameters:
     ///   - items: The inputs, one future each.
     ///   - maxConcurrent: How many futures may be in flight at once; at least 1.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     ///   - makeFuture: Makes the future of one item. It runs on the thread that resolves the
     ///     future whose slot it takes (on the caller's thread for the first ones); keep it short.
     /// - Returns: A future of the values, in the order of `items`.
@@ -62,7 +61,10 @@ struct BoundedAllState: Sendable {
     /// The index of the next item to make a future for.
     var next = 0
     /// The futures made and not yet resolved, by item.
-    var inFlight: [Int: _FutureCore] = [:]
+    var inFlight: [Int: BoundedAllItem] = [:]
+    /// The run's `makeFuture` (a `BoundedAllMaker`), until no more futures may be made: then it
+    /// is let go, with everything it captured.
+    var maker: (any AnyObject & Sendable)?
     /// The futures that succeeded, by item (they hold only their values).
     var succeeded: [(any AnyObject & Sendable)?]
     /// How many items from the first have succeeded.
@@ -73,6 +75,8 @@ struct BoundedAllState: Sendable {
     var failureCancelled = false
     /// Whether no new future may be made: after a failure, or once the run is over.
     var stopped = false
+    /// Whether the run is over and has let go of its futures in flight (`finish`).
+    var isOver = false
     /// Whether a thread is making futures now (the others leave it to that one).
     var pumping = false
     /// Whether the outcome has been handed out.
@@ -87,8 +91,33 @@ struct BoundedAllState: Sendable {
         case failed
     }
 
-    init(count: Int) {
+    init(count: Int, maker: any AnyObject & Sendable) {
         succeeded = Array(repeating: nil, count: count)
+        self.maker = maker
+    }
+}
+
+/// A future of a bounded `Future.all` in flight, and the callback the run parked on it.
+///
+/// The link is weak unless the future is lazy (`Upstream`), as a derived future's link to its
+/// source is: the future's callback holds the run, so a strong link made a cycle (future →
+/// callback → run → future) that kept a future whose promise was dropped, the run and the new
+/// future for ever, and that LeakSanitizer saw as about a thousand weak-reference side tables per
+/// run of the racing tests, the only part of the cycle it could not see reachable.
+struct BoundedAllItem {
+    let source: Upstream
+    /// The run's callback on the future, to take back once the run is over; `nil` until stored,
+    /// or when it ran at once.
+    var registration: CallbackRegistration?
+}
+
+/// A bounded `Future.all`'s `makeFuture`, held by the run's state as an existential object so
+/// that the state names no generic type, and let go once no more futures may be made.
+final class BoundedAllMaker<Item: Sendable, Value: Sendable, Failure: Error>: Sendable {
+    let make: @Sendable (Item) -> Future<Value, Failure>
+
+    init(_ make: @escaping @Sendable (Item) -> Future<Value, Failure>) {
+        self.make = make
     }
 }
 
@@ -100,7 +129,6 @@ final class BoundedAllRun<Item: Sendable, Value: Sendable, Failure: Error>: @unc
 
     private let items: [Item]
     private let maxConcurrent: Int
-    private let makeFuture: @Sendable (Item) -> Future<Value, Failure>
     /// The future of the first item, made up front, until it is put in flight.
     private let first: TakeOnce
     private let state: LockedBox<BoundedAllState>
@@ -114,30 +142,32 @@ final class BoundedAllRun<Item: Sendable, Value: Sendable, Failure: Error>: @unc
     ) {
         self.items = items
         self.maxConcurrent = maxConcurrent
-        self.makeFuture = makeFuture
         self.first = TakeOnce(first)
-        state = LockedBox(BoundedAllState(count: items.count))
+        state = LockedBox(BoundedAllState(count: items.count, maker: BoundedAllMaker(makeFuture)))
     }
 
     func start(resolving child: Future<[Value], Failure>) {
         self.child = child
-        child._onResolution { [self] child in
+        // Weak: the callback is parked on `child`, which the run holds, and a strong capture kept
+        // both for ever once every future in flight was freed unresolved (their promises
+        // dropped). The futures in flight hold the run through their callbacks while they can
+        // resolve; without them, there is nothing for this callback to do.
+        child._onResolution { [weak self] child in
+            guard let self else { return }
             // `_isCancelled` alone does not say who cancelled: an item that fails by cancellation
             // resolves the new future cancelled too (`sourceCancelled`), and then the futures in
             // flight are not ours to cancel (a shared future, another owner's promise) and go on,
-            // as after any failure. `decided` says the run handed its outcome out first; a cancel
-            // that wins against that hand-out is dealt with in `finished`.
+            // as after any failure. `decided` says the run handed its outcome out first; then
+            // `finished` knows whether its hand-out or a cancel won, and finishes the run.
             let cancelled = child._isCancelled
-            let inFlight = state.withLock { state -> [_FutureCore] in
+            let ownerCancelled = state.withLock { state -> Bool? in
                 state.stopped = true
-                guard cancelled, !state.decided else { return [] }
+                if !cancelled { return false }
+                guard !state.decided else { return nil }
                 state.decided = true
-                state.ownerCancelled = true
-                return Array(state.inFlight.values)
+                return true
             }
-            for node in inFlight {
-                (node as? Future<Value, Failure>)?._cancelIfCancellable()
-            }
+            if let ownerCancelled { finish(cancellingInFlight: ownerCancelled) }
         }
         pump()
     }
@@ -155,28 +185,48 @@ final class BoundedAllRun<Item: Sendable, Value: Sendable, Failure: Error>: @unc
         }
         guard mayPump else { return }
         while true {
-            // The index of the next item to make a future for, or -1 if none may be made now.
+            // The index of the next item to make a future for, or -1 if none may be made now; and
+            // the maker, which the state lets go of with the last item or once stopped.
+            var maker: (any AnyObject & Sendable)?
+            var released: (any AnyObject & Sendable)?
             let index = state.withLock { state -> Int in
                 guard !state.stopped, state.inFlight.count < maxConcurrent, state.next < count else {
                     state.pumping = false
+                    if state.stopped || state.next == count { swap(&released, &state.maker) }
                     return -1
                 }
                 defer { state.next += 1 }
+                if state.next == count - 1 { swap(&maker, &state.maker) } else { maker = state.maker }
                 return state.next
             }
-            guard index >= 0 else { return }
-            let future = first.take(as: Future<Value, Failure>.self) ?? makeFuture(items[index])
+            released = nil  // outside the lock: what `makeFuture` captured may run deinits
+            guard index >= 0, let maker else { return }
+            let future =
+                first.take(as: Future<Value, Failure>.self)
+                ?? unsafeDowncast(maker, to: BoundedAllMaker<Item, Value, Failure>.self).make(items[index])
             let node: _FutureCore = future
-            let (inFlight, ownerCancelled) = state.withLock { state -> ([_FutureCore], Bool) in
-                state.inFlight[index] = node
-                return (Array(state.inFlight.values), state.ownerCancelled)
+            let (inFlight, ownerCancelled) = state.withLock { state -> ([_FutureCore]?, Bool) in
+                // The run finished while the future was being made: it is not the run's any more.
+                guard !state.isOver else { return (nil, state.ownerCancelled) }
+                state.inFlight[index] = BoundedAllItem(source: Upstream(node))
+                return (state.inFlight.values.compactMap(\.source.future), state.ownerCancelled)
             }
             // Cancelled by its owner while the future was being made: the cancellation may have
             // looked at the futures in flight before this one was among them. Cancel it too.
             if ownerCancelled { future._cancelIfCancellable() }
+            guard let inFlight else { return }
             child.replaceUpstreams(with: inFlight)
             future._startWithoutBlocking()
-            future._onResolution { [self] future in finished(future, at: index) }
+            let registration = future._onResolution { [self] future in finished(future, at: index) }
+            if let registration {
+                let stored = state.withLock { state -> Bool in
+                    guard state.inFlight[index] != nil else { return false }
+                    state.inFlight[index]?.registration = registration
+                    return true
+                }
+                // Resolved meanwhile (a no-op then), or the run finished: its callback goes.
+                if !stored { _FutureCore.removeResolutionCallback(registration) }
+            }
         }
     }
 
@@ -222,27 +272,40 @@ final class BoundedAllRun<Item: Sendable, Value: Sendable, Failure: Error>: @unc
                 unsafeDowncast($0.unsafelyUnwrapped, to: Future<Value, Failure>.self)._successValueUnchecked
             }
             child.resolve(with: .success(values))
+            finish(cancellingInFlight: false)
         case .failed:
             let resolved = child.resolve(
                 with: .failure(firstFailure.unsafelyUnwrapped as! Failure), sourceCancelled: firstFailureCancelled)
             // The owner's `cancel()` won against this failure; its callback left the futures in
             // flight alone because the run had decided. The cancel is what resolved the future, so
             // it does what a cancel does.
-            if !resolved, child._isCancelled { cancelInFlightForOwner() }
+            finish(cancellingInFlight: !resolved && child._isCancelled)
         case .undecided:
             pump()
         }
     }
 
-    /// Cancels the futures in flight after the owner's `cancel()` won the race against the run's
-    /// own outcome.
-    private func cancelInFlightForOwner() {
-        let inFlight = state.withLock { state -> [_FutureCore] in
-            state.ownerCancelled = true
+    /// Ends the run once its future is resolved: takes its callbacks back from the futures still
+    /// in flight (they go on, unless `cancellingInFlight`, after the owner's `cancel()`, cancels
+    /// them) and lets go of them and of `makeFuture`. A future in flight that nobody completes
+    /// then no longer keeps the run and its resolved future alive; and a `makeFuture` that
+    /// captured the futures it hands out no longer closes a cycle through them.
+    private func finish(cancellingInFlight: Bool) {
+        var maker: (any AnyObject & Sendable)?
+        let inFlight = state.withLock { state -> [BoundedAllItem] in
+            state.stopped = true
+            state.isOver = true
+            if cancellingInFlight { state.ownerCancelled = true }
+            swap(&maker, &state.maker)
+            defer { state.inFlight = [:] }
             return Array(state.inFlight.values)
         }
-        for node in inFlight {
-            (node as? Future<Value, Failure>)?._cancelIfCancellable()
+        for item in inFlight {
+            if let registration = item.registration { _FutureCore.removeResolutionCallback(registration) }
+            if cancellingInFlight, let future = item.source.future {
+                unsafeDowncast(future, to: Future<Value, Failure>.self)._cancelIfCancellable()
+            }
         }
+        _ = maker  // released here, outside the lock
     }
 }

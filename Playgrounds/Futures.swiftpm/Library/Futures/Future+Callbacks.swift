@@ -10,8 +10,9 @@ extension Future {
     ///
     /// The callback runs exactly once, whether it is added before or after resolution, and
     /// from any thread. With the default `.immediate` context it runs on the thread that
-    /// resolves the future, or at once on the caller's thread if it already has. Adding a
-    /// callback never starts a lazy future's work.
+    /// resolves the future, or at once on the caller's thread if it already has (unless that
+    /// thread is running callbacks itself: then it runs after the callbacks the thread has still
+    /// to run). Adding a callback never starts a lazy future's work.
     ///
     /// ```swift
     /// download.onComplete(on: .queue(logQueue)) { result in

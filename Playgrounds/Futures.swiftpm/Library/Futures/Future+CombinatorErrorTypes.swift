@@ -39,6 +39,8 @@
 // A literal source in a chain then has two routes to one type, which Swift calls ambiguous
 // (tried: `Future.task { 5 }.flatMap { fetchUser($0) }`); such a source says `throws(E)` or
 // uses `setFailureType(to:)` (Tests/CompileForms/Rejected/Creating.swift).
+// Each overload is needed by a form in Tests/CompileForms: docs/design.md, Typing, names the forms
+// that fail without each of flatMap's ten.
 
 extension Future where Failure == Never {
     /// Returns a future holding `transform` applied to this future's value, or the error
@@ -48,9 +50,8 @@ extension Future where Failure == Never {
     /// let text = LazyFuture { bytes }.map { try decode($0) }   // Future<String, any Error>
     /// ```
     /// - Parameters:
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     ///   - transform: A function of the value that may throw. It must not block.
     /// - Returns: A future that fails with `transform`'s error, if it throws one.
     @_disfavoredOverload
@@ -69,9 +70,8 @@ extension Future where Failure == Never {
     /// let page = LazyFuture { url }.flatMap { url in fetch(url) }   // Future<Page, APIError>
     /// ```
     /// - Parameters:
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     ///   - transform: Makes the next future from the value. It must not block.
     /// - Returns: A future that fails with the inner future's error, if any.
     @_disfavoredOverload
@@ -92,9 +92,8 @@ extension Future where Failure == Never {
     /// }
     /// ```
     /// - Parameters:
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     ///   - transform: Makes the next future from the value, or throws. It must not block.
     /// - Returns: A future that fails with `transform`'s error or the inner future's.
     @_disfavoredOverload
@@ -115,9 +114,8 @@ extension Future where Failure == Never {
     /// let contents = LazyFuture { path }.flatMap { path in BackgroundFuture { try read(path) } }
     /// ```
     /// - Parameters:
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     ///   - transform: Makes the next future from the value. It must not block.
     /// - Returns: A future that fails with the inner future's error, if any.
     @_disfavoredOverload
@@ -137,9 +135,8 @@ extension Future where Failure == Never {
     /// let widened = LazyFuture { 3 }.setFailureType(to: LoadError.self)   // not mapError
     /// ```
     /// - Parameters:
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     ///   - transform: Never called.
     /// - Returns: The future with the new error type, as ``setFailureType(to:fileID:line:)`` gives.
     @available(
@@ -163,9 +160,8 @@ extension Future where Failure == Never {
     /// let count = LazyFuture { 3 }   // no recover needed: it cannot fail
     /// ```
     /// - Parameters:
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     ///   - transform: Never called.
     /// - Returns: The future with the new error type, as ``setFailureType(to:fileID:line:)`` gives.
     @available(
@@ -190,9 +186,8 @@ extension Future where Failure == any Error {
     /// let user = token.flatMap { token in api.user(token) }   // api.user returns Future<User, APIError>
     /// ```
     /// - Parameters:
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     ///   - transform: Makes the next future from the value, or throws. It must not block.
     /// - Returns: A future that fails with the first error on the way.
     @_disfavoredOverload
@@ -213,9 +208,8 @@ extension Future where Failure == any Error {
     /// let page = url.flatMap { url throws in BackgroundFuture { try fetch(try validated(url)) } }
     /// ```
     /// - Parameters:
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     ///   - transform: Makes the next future from the value, or throws. It must not block.
     /// - Returns: A future that fails with the first error on the way.
     @_disfavoredOverload
@@ -236,9 +230,8 @@ extension Future where Failure == any Error {
     /// let words = download.flatMap { data in LazyFuture { countWords(in: data) } }   // Future<Int, any Error>
     /// ```
     /// - Parameters:
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     ///   - transform: Makes the next future from the value. It must not block.
     /// - Returns: A future that fails with this future's error, if any.
     @_disfavoredOverload

@@ -85,9 +85,8 @@ extension Future {
     /// let length = name.map { $0.count }
     /// ```
     /// - Parameters:
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     ///   - transform: A function of the value. It must not block.
     /// - Returns: A future that fails with this future's error, if any.
     public func map<NewValue: Sendable>(
@@ -108,9 +107,8 @@ extension Future {
     /// let port = settings.map { s throws(ConfigError) in try parsePort(s.port) }   // Future<Int, ConfigError>
     /// ```
     /// - Parameters:
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     ///   - transform: A function of the value that may throw `Failure`. It must not block.
     /// - Returns: A future that fails with this future's error or with `transform`'s.
     @_disfavoredOverload
@@ -131,9 +129,8 @@ extension Future {
     /// let avatar = user.flatMap { user in BackgroundFuture { try download(user.avatarURL) } }
     /// ```
     /// - Parameters:
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     ///   - transform: Makes the next future from the value. It must not block.
     /// - Returns: A future that fails with the first error on the way.
     public func flatMap<NewValue: Sendable>(
@@ -154,9 +151,8 @@ extension Future {
     /// }
     /// ```
     /// - Parameters:
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     ///   - transform: Makes the next future from the value, or throws `Failure`. It must not block.
     /// - Returns: A future that fails with the first error on the way.
     @_disfavoredOverload
@@ -177,9 +173,8 @@ extension Future {
     /// let words = download.flatMap { data in LazyFuture { countWords(in: data) } }   // Future<Int, LoadError>
     /// ```
     /// - Parameters:
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     ///   - transform: Makes the next future from the value. It must not block.
     /// - Returns: A future that fails with this future's error, if any.
     @_disfavoredOverload
@@ -197,9 +192,8 @@ extension Future {
     /// let config = rawConfig.mapError { ConfigError.unreadable($0) }   // Future<Config, ConfigError>
     /// ```
     /// - Parameters:
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     ///   - transform: Makes the new error. It runs only if this future fails.
     /// - Returns: A future with the same value, or the transformed error.
     public func mapError<NewFailure: Error>(
@@ -226,9 +220,8 @@ extension Future {
     /// let avatar = download.recover { _ in Image.placeholder }   // Future<Image, Never>
     /// ```
     /// - Parameters:
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     ///   - transform: Makes a value from the error, or throws a new error.
     /// - Returns: A future with this future's value, or the recovered one.
     public func recover<NewFailure: Error>(

@@ -13,9 +13,8 @@ extension Future where Failure == Never {
     /// ```
     /// - Parameters:
     ///   - failureType: The error type of the new future.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     /// - Returns: A future with this future's value that never fails. `failureType` `Never`
     ///   gives this future itself.
     public func setFailureType<NewFailure: Error>(
@@ -44,9 +43,8 @@ extension Future {
     /// readers wake with `CancellationError`, and this future's work goes on, since its error type
     /// has no room for `CancellationError`.
     /// - Parameters:
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     /// - Returns: A future with this future's value or error, typed `any Error`.
     public func eraseFailure(fileID: StaticString = #fileID, line: UInt = #line) -> Future<Value, any Error> {
         if let same = self as? Future<Value, any Error> { return same }

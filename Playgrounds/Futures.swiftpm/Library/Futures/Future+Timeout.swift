@@ -33,9 +33,8 @@ extension Future {
     /// ```
     /// - Parameters:
     ///   - duration: How long this future is given, from when the clock starts.
-    ///   - fileID: The file that makes the future, named in trap messages, debug descriptions and
-    ///     the timeout error; leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     /// - Returns: A future that fails with this future's error, or with ``FutureTimeoutError``.
     public func timeout(
         after duration: Duration,
@@ -59,9 +58,8 @@ extension Future {
     /// - Parameters:
     ///   - duration: How long this future is given, from when the clock starts.
     ///   - error: The error of the new future when time runs out.
-    ///   - fileID: The file that makes the future, named in trap messages and debug descriptions;
-    ///     leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     /// - Returns: A future that fails with this future's error, or with `error`.
     public func timeout(
         after duration: Duration,
@@ -143,9 +141,8 @@ extension Future where Failure == any Error {
     /// - Parameters:
     ///   - duration: How long this future is given, from when the clock starts.
     ///   - cancellingSource: Whether a timeout cancels this future.
-    ///   - fileID: The file that makes the future, named in trap messages, debug descriptions and
-    ///     the timeout error; leave the default.
-    ///   - line: The line that makes the future, likewise; leave the default.
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
     /// - Returns: A future that fails with this future's error, or with ``FutureTimeoutError``.
     public func timeout(
         after duration: Duration,

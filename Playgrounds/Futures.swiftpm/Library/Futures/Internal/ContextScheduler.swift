@@ -31,7 +31,7 @@ enum Job: Sendable {
 /// future's wait stops counting until it wakes (`RunnerAccounting`), and a thread pool's monitor
 /// stops counting a runner it sees blocked.
 ///
-/// The rule (DESIGN §5.2): a reader that is itself inside future work always claims queued work
+/// The rule (docs/design.md, Claiming): a reader that is itself inside future work always claims queued work
 /// it waits on, so that nested and fan-out futures finish even when every runner waits. A
 /// top-level reader claims at once only if the demand, counting the work it would take, fits the
 /// slots (`computing + queued <= cpuSlots`), so that it does not become a third runner on two busy

@@ -1,4 +1,4 @@
-// The names README.md's code blocks use without declaring them. Each block is compiled as a
+// The names docs/guide.md's code blocks use without declaring them. Each block is compiled as a
 // program of its own (main.swift) with this file beside it, by scripts/check-compile-forms.
 import Dispatch
 import Foundation
