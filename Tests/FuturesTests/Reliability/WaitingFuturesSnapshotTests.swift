@@ -37,6 +37,35 @@ struct WaitingFuturesSnapshotTests {
         #expect(entries(of: future).isEmpty)
     }
 
+    @Test("top-level readers park outside the cycle table; a thread that runs work parks in it")
+    func topLevelReadersStayOutOfTheCycleTable() throws {
+        let promise = Promise<Int, Never>()
+        let key = ObjectIdentifier(promise.future)
+        func inTable() -> Int {
+            WaitRegistry.table.withLock { table in
+                table.parked.values.filter { ObjectIdentifier($0.future) == key }.count
+            }
+        }
+        let reads = (0..<8).map { _ in onNewThread { _ = readBlocking(promise.future) } }
+        _ = try #require(waitForEntry(of: promise.future) { $0.waiters == 8 })
+        // Eight parked readers, none of them under the process-wide lock of the cycle check.
+        #expect(inTable() == 0)
+        let started = DispatchSemaphore(value: 0)
+        let work = BackgroundFuture { () -> Int in
+            started.signal()
+            return readBlocking(promise.future) + 1
+        }
+        started.wait()
+        _ = try #require(waitForEntry(of: promise.future) { $0.waiters == 9 })
+        // The work's thread can be part of a cycle: it is in the table.
+        #expect(inTable() == 1)
+        promise.succeed(1)
+        for read in reads { readBlocking(read) }
+        #expect(work.value == 2)
+        #expect(inTable() == 0)
+        #expect(entries(of: promise.future).isEmpty)
+    }
+
     @Test("a promise's future that future work waits for names that work")
     func waitingWorkIsNamed() throws {
         let promise = Promise<Int, Never>()
