@@ -110,8 +110,10 @@ struct CombiningTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test("first(of:) with no futures traps with a message")
         func firstOfNothingTraps() async {
-            await #expect(processExitsWith: .failure) {
-                _ = Future<Int, Never>.first(of: [])
+            await oneExitTestAtATime {
+                await #expect(processExitsWith: .failure) {
+                    _ = Future<Int, Never>.first(of: [])
+                }
             }
         }
     #endif

@@ -13,15 +13,17 @@ struct LongChainTests {
         @Test("an unread lazy chain of 100,000 maps is freed without overflowing the stack")
         func droppingAnUnreadMapChain() async {
             // In a child process: before the fix, freeing the chain recursed once per step (SIGSEGV).
-            await #expect(processExitsWith: .success) {
-                weak var weakRoot: LazyFuture<Int, Never>?
-                do {
-                    let root = LazyFuture { 0 }
-                    weakRoot = root
-                    var end: Future<Int, Never> = root
-                    for _ in 0..<LongChainTests.length { end = end.map { $0 + 1 } }
+            await oneExitTestAtATime {
+                await #expect(processExitsWith: .success) {
+                    weak var weakRoot: LazyFuture<Int, Never>?
+                    do {
+                        let root = LazyFuture { 0 }
+                        weakRoot = root
+                        var end: Future<Int, Never> = root
+                        for _ in 0..<LongChainTests.length { end = end.map { $0 + 1 } }
+                    }
+                    guard weakRoot == nil else { fatalError("the dropped chain's root is still alive") }
                 }
-                guard weakRoot == nil else { fatalError("the dropped chain's root is still alive") }
             }
         }
     #endif
@@ -29,15 +31,17 @@ struct LongChainTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test("an unread lazy chain of 100,000 flatMaps is freed without overflowing the stack")
         func droppingAnUnreadFlatMapChain() async {
-            await #expect(processExitsWith: .success) {
-                weak var weakRoot: LazyFuture<Int, Never>?
-                do {
-                    let root = LazyFuture { 0 }
-                    weakRoot = root
-                    var end: Future<Int, Never> = root
-                    for _ in 0..<LongChainTests.length { end = end.flatMap { value in LazyFuture { value + 1 } } }
+            await oneExitTestAtATime {
+                await #expect(processExitsWith: .success) {
+                    weak var weakRoot: LazyFuture<Int, Never>?
+                    do {
+                        let root = LazyFuture { 0 }
+                        weakRoot = root
+                        var end: Future<Int, Never> = root
+                        for _ in 0..<LongChainTests.length { end = end.flatMap { value in LazyFuture { value + 1 } } }
+                    }
+                    guard weakRoot == nil else { fatalError("the dropped chain's root is still alive") }
                 }
-                guard weakRoot == nil else { fatalError("the dropped chain's root is still alive") }
             }
         }
     #endif
