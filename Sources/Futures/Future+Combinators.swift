@@ -10,12 +10,29 @@
 
 extension Future {
     /// Makes a future derived from this one alone; `resolve` runs once this one resolves.
+    ///
+    /// `atOnce` says what a child of a source that is already resolved (and not lazy) needs, when
+    /// `resolve` can run at creation (`CallbackTrampoline.runAtOnce`): `.linkless` for a `resolve`
+    /// that always resolves the child before it returns (no links, no callback on the source),
+    /// `.linked` for one that may make it wait on another future (empty links, no callback on the
+    /// source), `.never` for one that keeps something in the child's links (a timer).
     func _derive<NewValue, NewFailure>(
         fileID: StaticString,
         line: UInt,
+        atOnce: DerivingAtOnce = .never,
         _ resolve: @escaping @Sendable (Future<Value, Failure>, Future<NewValue, NewFailure>) -> Void
     ) -> Future<NewValue, NewFailure> {
-        Future<NewValue, NewFailure>(derivingFrom: [self], lazy: _isLazyKind, fileID: fileID, line: line) { child in
+        // On a thread that runs callbacks, `resolve` waits for its turn (A+ 2.2.6) as a callback.
+        if atOnce != .never, _isResolvedForDerivingAtOnce, let thread = CallbackTrampoline.idleThread() {
+            let child = Future<NewValue, NewFailure>(
+                kind: .derived,
+                links: atOnce == .linkless ? .none : .sources(DerivedLinks(upstreams: [], connect: nil)),
+                work: nil, fileID: fileID, line: line)
+            CallbackTrampoline.run(on: thread) { resolve(self, child) }
+            return child
+        }
+        return Future<NewValue, NewFailure>(derivingFrom: [self], lazy: _isLazyKind, fileID: fileID, line: line) {
+            child in
             self._onResolution { parent in resolve(parent, child) }
         }
     }
@@ -31,7 +48,7 @@ extension Future {
         line: UInt,
         _ transform: @escaping @Sendable (Value) throws(TransformFailure) -> NewValue
     ) -> Future<NewValue, NewFailure> {
-        _derive(fileID: fileID, line: line) { parent, child in
+        _derive(fileID: fileID, line: line, atOnce: .linkless) { parent, child in
             switch parent._result {
             case .success(let value):
                 do throws(TransformFailure) {
@@ -52,7 +69,7 @@ extension Future {
         line: UInt,
         _ transform: @escaping @Sendable (Value) throws(TransformFailure) -> Future<NewValue, InnerFailure>
     ) -> Future<NewValue, NewFailure> {
-        _derive(fileID: fileID, line: line) { parent, child in
+        _derive(fileID: fileID, line: line, atOnce: .linked) { parent, child in
             switch parent._result {
             case .success(let value):
                 let inner: Future<NewValue, InnerFailure>
@@ -206,7 +223,7 @@ extension Future {
         line: UInt = #line,
         _ transform: @escaping @Sendable (Failure) -> NewFailure
     ) -> Future<Value, NewFailure> {
-        _derive(fileID: fileID, line: line) { parent, child in
+        _derive(fileID: fileID, line: line, atOnce: .linkless) { parent, child in
             switch parent._result {
             case .success(let value):
                 child.resolve(with: .success(value))
@@ -235,7 +252,7 @@ extension Future {
         line: UInt = #line,
         _ transform: @escaping @Sendable (Failure) throws(NewFailure) -> Value
     ) -> Future<Value, NewFailure> {
-        _derive(fileID: fileID, line: line) { parent, child in
+        _derive(fileID: fileID, line: line, atOnce: .linkless) { parent, child in
             switch parent._result {
             case .success(let value):
                 child.resolve(with: .success(value))

@@ -73,3 +73,23 @@ extension Future {
         addResolutionCallback { (future: _FutureCore) in body(unsafeDowncast(future, to: Future<Value, Failure>.self)) }
     }
 }
+
+/// What a derived future made from a resolved source needs (see `Future._derive`).
+enum DerivingAtOnce {
+    /// Nothing at once: the source's callback resolves the child, as for a pending source.
+    case never
+    /// No links: the transform resolves the child before it returns.
+    case linkless
+    /// Empty links, which the transform may fill with the future it waits on (`wait(on:)`).
+    case linked
+}
+
+extension _FutureCore {
+    /// Whether a future derived from this one can be resolved when it is made: this one is
+    /// resolved, and not lazy (what is derived from a lazy future runs only when read, even if
+    /// its source already ran).
+    final var _isResolvedForDerivingAtOnce: Bool {
+        let word = _word
+        return word.isResolved && !word.kind.isLazy
+    }
+}
