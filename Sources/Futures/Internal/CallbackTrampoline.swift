@@ -62,6 +62,7 @@ enum ParkedCallbacks {
 
 /// What `addResolutionCallback` returns for a callback it parked: enough to take that callback
 /// back (`_FutureCore.removeResolutionCallback`) without holding the future.
+@usableFromInline
 struct CallbackRegistration: Sendable {
     /// The identity of the future the callback waits on.
     let key: ObjectIdentifier
@@ -82,6 +83,7 @@ struct CallbackRegistration: Sendable {
 /// resolves are handed over as one batch, in registration order; a callback registered from inside
 /// one of them, on a future that is already resolved, is queued behind the rest of that batch
 /// instead of running at once in the middle of it.
+@usableFromInline
 enum CallbackTrampoline {
     /// Runs `callbacks` with `future`, or queues them if this thread is already running callbacks.
     static func deliver(_ callbacks: ParkedCallbacks, to future: _FutureCore) {
@@ -109,6 +111,15 @@ enum CallbackTrampoline {
         defer { state.isRunningCallbacks = false }
         body()
         if state.pendingCallbacksHead < state.pendingCallbacks.count { runPending(state) }
+    }
+
+    /// Runs `body` as a callback at once (`run(on:_:)`) if this thread runs none now, and
+    /// returns `true`; returns `false` without running it otherwise.
+    @usableFromInline
+    static func runIfIdle(_ body: () -> Void) -> Bool {
+        guard let state = idleThread() else { return false }
+        run(on: state, body)
+        return true
     }
 
     /// Runs whatever this thread has queued, if it is running callbacks.

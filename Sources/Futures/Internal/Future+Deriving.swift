@@ -4,6 +4,7 @@ extension Future {
     /// It has no work of its own; `connect` registers the callbacks on its sources that resolve
     /// it. It keeps its sources' kind: made `lazy` (from a lazy source), it connects only when
     /// first demanded; otherwise it connects now and resolves as soon as its sources do.
+    @usableFromInline
     convenience init(
         derivingFrom sources: [_FutureCore],
         lazy: Bool,
@@ -23,6 +24,7 @@ extension Future {
     }
 
     /// Whether nothing runs until someone reads: lazy futures and what is derived from them.
+    @usableFromInline
     var _isLazyKind: Bool { _kind.isLazy }
 
     /// The failure of a resolved future, as `any Error`, if it failed: for combinators that keep
@@ -35,6 +37,7 @@ extension Future {
 
     /// Resolves this derived future with its sources' outcome; a cancelled source makes a future
     /// whose `Failure` is `any Error` cancelled too.
+    @inlinable
     @discardableResult
     func resolve(with result: Result<Value, Failure>, sourceCancelled: Bool = false) -> Bool {
         let resolved = _complete(with: result, cancelling: sourceCancelled && Failure.self == (any Error).self)
@@ -68,13 +71,15 @@ extension Future {
     ///
     /// - Returns: The registration of a callback parked until resolution, to take it back
     ///   (`keep(_:)`, `removeResolutionCallback`); `nil` if it ran already.
+    @inlinable
     @discardableResult
     func _onResolution(_ body: @escaping @Sendable (Future<Value, Failure>) -> Void) -> CallbackRegistration? {
-        addResolutionCallback { (future: _FutureCore) in body(unsafeDowncast(future, to: Future<Value, Failure>.self)) }
+        _addResolutionCallback { (future: _FutureCore) in body(unsafeDowncast(future, to: Future<Value, Failure>.self)) }
     }
 }
 
 /// What a derived future made from a resolved source needs (see `Future._derive`).
+@usableFromInline
 enum DerivingAtOnce {
     /// Nothing at once: the source's callback resolves the child, as for a pending source.
     case never
@@ -88,8 +93,39 @@ extension _FutureCore {
     /// Whether a future derived from this one can be resolved when it is made: this one is
     /// resolved, and not lazy (what is derived from a lazy future runs only when read, even if
     /// its source already ran).
+    @usableFromInline
     final var _isResolvedForDerivingAtOnce: Bool {
         let word = _word
         return word.isResolved && !word.kind.isLazy
+    }
+}
+
+extension FutureLinks {
+    /// The links of a future derived from `source` alone, connected when it is made.
+    @usableFromInline
+    static func derived(from source: _FutureCore) -> FutureLinks {
+        .sources(DerivedLinks(source: source))
+    }
+
+    /// The links of a derived future with no source yet: one resolved when it is made, whose
+    /// transform may make it wait on another future (`_wait(on:)`).
+    @usableFromInline
+    static var emptySources: FutureLinks {
+        .sources(DerivedLinks(upstreams: [], connect: nil))
+    }
+}
+
+extension _FutureCore {
+    /// `addResolutionCallback`, for inlinable code.
+    @usableFromInline
+    @discardableResult
+    final func _addResolutionCallback(_ callback: @escaping @Sendable (_FutureCore) -> Void) -> CallbackRegistration? {
+        addResolutionCallback(callback)
+    }
+
+    /// `wait(on:)`, for inlinable code.
+    @usableFromInline
+    final func _wait(on source: _FutureCore) {
+        wait(on: source)
     }
 }
