@@ -199,10 +199,54 @@ extension Future {
     ///     leave the default.
     ///   - line: The line that makes the future, likewise; leave the default.
     /// - Returns: A future of their values, in order.
+    @inlinable
     public static func all(
         _ futures: [Future<Value, Failure>],
         fileID: StaticString = #fileID,
         line: UInt = #line
+    ) -> Future<[Value], Failure> {
+        if let decided = _allDecidedAtOnce(futures, fileID: fileID, line: line) { return decided }
+        return _allConnected(futures, fileID: fileID, line: line)
+    }
+
+    /// `all(_:)` of futures whose outcome is already decided, resolved when it is made: no lazy
+    /// future among them, and all succeeded, or one failed after all before it succeeded (the
+    /// decision the sources' callbacks would make at once, in order). `nil` otherwise.
+    /// Specialized in the client, so that reading each result looks up no metadata.
+    @inlinable
+    static func _allDecidedAtOnce(
+        _ futures: [Future<Value, Failure>],
+        fileID: StaticString,
+        line: UInt
+    ) -> Future<[Value], Failure>? {
+        guard !futures.isEmpty else { return nil }
+        var values: [Value] = []
+        var decided: (failure: Failure, cancelled: Bool)?
+        values.reserveCapacity(futures.count)
+        for future in futures {
+            guard future._isResolvedForDerivingAtOnce else { return nil }
+            switch future._result {
+            case .success(let value):
+                values.append(value)
+            case .failure(let error):
+                if decided == nil { decided = (error, future._isCancelled) }
+            }
+        }
+        let child = Future<[Value], Failure>(kind: .derived, links: .none, work: nil, fileID: fileID, line: line)
+        if let decided {
+            child.resolve(with: .failure(decided.failure), sourceCancelled: decided.cancelled)
+        } else {
+            child.resolve(with: .success(values))
+        }
+        return child
+    }
+
+    /// `all(_:)` of futures some of which are pending or lazy: callbacks on each.
+    @usableFromInline
+    static func _allConnected(
+        _ futures: [Future<Value, Failure>],
+        fileID: StaticString,
+        line: UInt
     ) -> Future<[Value], Failure> {
         guard !futures.isEmpty else {
             return Future<[Value], Failure>(resolved: .success([]), fileID: fileID, line: line)
@@ -210,24 +254,28 @@ extension Future {
         let lazy = futures.contains { $0._isLazyKind }
         return Future<[Value], Failure>(derivingFrom: futures, lazy: lazy, fileID: fileID, line: line) { child in
             let arrived = ArrivedSources(count: futures.count)
+            var registrations: [CallbackRegistration] = []
             for (index, future) in futures.enumerated() {
-                child.keep(
-                    future._onResolution { future in
-                        switch arrived.record(future, failure: future._erasedFailure, at: index) {
-                        case .undecided:
-                            break
-                        case .failed(let source, let error):
-                            // `error` was this `Failure` before it was erased.
-                            child.resolve(with: .failure(error as! Failure), sourceCancelled: source._isCancelled)
-                        case .succeeded(let sources):
-                            child.resolve(
-                                with: .success(
-                                    sources.map {
-                                        unsafeDowncast($0, to: Future<Value, Failure>.self)._successValueUnchecked
-                                    }))
-                        }
-                    })
+                let registration = future._onResolution { future in
+                    switch arrived.record(future, failure: future._erasedFailure, at: index) {
+                    case .undecided:
+                        break
+                    case .failed(let source, let error):
+                        // `error` was this `Failure` before it was erased.
+                        child.resolve(with: .failure(error as! Failure), sourceCancelled: source._isCancelled)
+                    case .succeeded(let sources):
+                        child.resolve(
+                            with: .success(
+                                sources.map {
+                                    unsafeDowncast($0, to: Future<Value, Failure>.self)._successValueUnchecked
+                                }))
+                    }
+                }
+                if let registration { registrations.append(registration) }
             }
+            // Kept in one step, not one lock per source; taken back at once if a failure
+            // decided the child meanwhile.
+            child.keep(registrations)
         }
     }
 

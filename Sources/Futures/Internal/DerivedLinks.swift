@@ -290,6 +290,20 @@ extension _FutureCore {
         keep(.callback(registration))
     }
 
+    /// Keeps `registrations` as `keep(_:)` keeps one, under one lock.
+    final func keep(_ registrations: [CallbackRegistration]) {
+        guard !registrations.isEmpty else { return }
+        let kept = withLinks { links -> Bool in
+            guard !_isResolved else { return false }
+            links.detachments.reserveCapacity(links.detachments.count + registrations.count)
+            for registration in registrations { links.detachments.append(.callback(registration)) }
+            return true
+        }
+        if kept != true {
+            for registration in registrations { _FutureCore.removeResolutionCallback(registration) }
+        }
+    }
+
     /// Keeps `detachment` until this derived future is decided, or undoes it at once if it is.
     ///
     /// A resolver publishes `resolved` before it takes the links in `dropUpstreams`, under the

@@ -62,9 +62,10 @@ extension Future {
     /// Calls `body` with the result once the future resolves: at once on this thread if it
     /// already has, otherwise on the thread that resolves it. Never starts work. Returns the
     /// registration of a parked callback, as `_onResolution` does.
+    @inlinable
     @discardableResult
     func _whenResolved(_ body: @escaping @Sendable (Result<Value, Failure>) -> Void) -> CallbackRegistration? {
-        _onResolution { future in body(future._result) }
+        _addResolutionCallback { future in body(unsafeDowncast(future, to: Future<Value, Failure>.self)._result) }
     }
 
     /// Calls `body` with this future once it resolves, as `_whenResolved` does.
