@@ -75,7 +75,9 @@ extension Future {
     @inlinable
     @discardableResult
     func _onResolution(_ body: @escaping @Sendable (Future<Value, Failure>) -> Void) -> CallbackRegistration? {
-        _addResolutionCallback { (future: _FutureCore) in body(unsafeDowncast(future, to: Future<Value, Failure>.self)) }
+        _addResolutionCallback { (future: _FutureCore) in
+            body(unsafeDowncast(future, to: Future<Value, Failure>.self))
+        }
     }
 }
 
