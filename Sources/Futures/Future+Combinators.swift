@@ -91,6 +91,12 @@ extension Future {
                     child.resolve(with: .failure(convertFailure(error)))
                     return
                 }
+                if inner._isResolved {
+                    // Nothing to wait on or to start: the child takes the inner future's outcome now.
+                    child.resolve(
+                        with: inner._result.mapError { convertFailure($0) }, sourceCancelled: inner._isCancelled)
+                    return
+                }
                 child._wait(on: inner)
                 inner._onResolution { inner in
                     child.resolve(
