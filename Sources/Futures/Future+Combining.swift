@@ -138,7 +138,9 @@ public func zip<each V: Sendable, each Failure: Error>(
 /// its own, so a source that never resolves (a lazy source nobody runs once another one failed,
 /// a promise dropped unfulfilled) kept itself, and the combinator's future, alive for ever. A
 /// callback holds this object; this holds only sources that have resolved.
+@usableFromInline
 final class ArrivedSources: Sendable {
+    @usableFromInline
     enum Decision {
         case undecided
         case failed(_FutureCore, any Error)
@@ -154,6 +156,7 @@ final class ArrivedSources: Sendable {
 
     private let state: LockedBox<State>
 
+    @usableFromInline
     init(count: Int) {
         state = LockedBox(
             State(sources: Array(repeating: nil, count: count), failures: Array(repeating: nil, count: count)))
@@ -161,6 +164,7 @@ final class ArrivedSources: Sendable {
 
     /// Records `source`, resolved with `failure` if it failed, at `index`; returns the decision
     /// if this call makes it.
+    @usableFromInline
     func record(_ source: _FutureCore, failure: (any Error)?, at index: Int) -> Decision {
         state.withLock { state in
             let count = state.sources.count
@@ -241,8 +245,9 @@ extension Future {
         return child
     }
 
-    /// `all(_:)` of futures some of which are pending or lazy: callbacks on each.
-    @usableFromInline
+    /// `all(_:)` of futures some of which are pending or lazy: callbacks on each. Specialized in
+    /// the client, so that each source's callback looks up no metadata.
+    @inlinable
     static func _allConnected(
         _ futures: [Future<Value, Failure>],
         fileID: StaticString,
@@ -315,10 +320,14 @@ extension Future {
     }
 
     /// The value of a future known to have succeeded.
+    @inlinable
     var _successValueUnchecked: Value {
-        guard case .success(let value) = _result else {
-            preconditionFailure("\(_typeDescription) was expected to have succeeded")
-        }
+        guard case .success(let value) = _result else { _expectedToHaveSucceeded() }
         return value
+    }
+
+    @usableFromInline
+    func _expectedToHaveSucceeded() -> Never {
+        preconditionFailure("\(_typeDescription) was expected to have succeeded")
     }
 }

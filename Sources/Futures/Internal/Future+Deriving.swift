@@ -30,6 +30,7 @@ extension Future {
     /// The failure of a resolved future, as `any Error`, if it failed: for combinators that keep
     /// their state in concrete types (a lock box of a generic type is code the client cannot
     /// specialize, which looks up that type's metadata each time).
+    @inlinable
     var _erasedFailure: (any Error)? {
         if case .failure(let error)? = _resolvedResult { return error }
         return nil
