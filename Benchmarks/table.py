@@ -182,6 +182,74 @@ def blocking_rows(get, out):
         out.append(f"Threads left 3 s after 256 loads on the default context: {settled['threads settled']:.0f}.")
 
 
+def composition_rows(get, out):
+    """Group 9: composition per step or per item, beside NIO on its loop and a TaskGroup.
+
+    Rows of 100,000 steps are stored per 100 steps (the tool's scaling); shown here per step."""
+    def per_step(name):
+        metrics = get(name)
+        if not metrics:
+            return None
+        scale = 100 if "x100,000" in name else 1
+        return {key: value / scale for key, value in metrics.items()}
+
+    rows = []
+    for label, ours, peers, target in [
+        ("`map`, pending source, 1,000 steps", "9 map x1,000, pending source: Future",
+         ["9 map x1,000, pending source: peer NIO"], "≤ 1.0× NIO"),
+        ("`map`, resolved source, 1,000 steps", "9 map x1,000, resolved source: Future",
+         ["9 map x1,000, resolved source: peer NIO"], "≤ 1.0× NIO"),
+        ("`map`, pending source, 100,000 steps", "9 map x100,000, pending source: Future",
+         ["9 map x100,000, pending source: peer NIO"], "≤ 1.0× NIO"),
+        ("`map`, resolved source, 100,000 steps", "9 map x100,000, resolved source: Future",
+         ["9 map x100,000, resolved source: peer NIO"], "≤ 1.0× NIO"),
+        ("`flatMap` to a resolved future, pending source, 1,000", "9 flatMap x1,000, pending source: Future",
+         ["9 flatMap x1,000, pending source: peer NIO"], "≤ 1.0× NIO"),
+        ("`flatMap` to a resolved future, resolved source, 1,000", "9 flatMap x1,000, resolved source: Future",
+         ["9 flatMap x1,000, resolved source: peer NIO"], "≤ 1.0× NIO"),
+        ("`flatMap` to a resolved future, pending source, 100,000", "9 flatMap x100,000, pending source: Future",
+         ["9 flatMap x100,000, pending source: peer NIO"], "≤ 1.0× NIO"),
+        ("`flatMap` to a resolved future, resolved source, 100,000", "9 flatMap x100,000, resolved source: Future",
+         ["9 flatMap x100,000, resolved source: peer NIO"], "≤ 1.0× NIO"),
+        ("callback (`onSuccess`, `.immediate`) on a pending promise",
+         "9 callback on a pending promise: Future.onSuccess",
+         ["9 callback on a pending promise: peer NIO whenSuccess"], "≤ 1.0× NIO"),
+        ("`all` of 1,000 resolved futures, per item", "9 all x1,000, resolved: Future.all",
+         ["9 all x1,000, resolved: peer NIO whenAllSucceed", "9 all x1,000, resolved: peer TaskGroup"],
+         "≤ 1.0× NIO and TaskGroup"),
+        ("`all` of 1,000 promises, per item", "9 all x1,000, pending: Future.all",
+         ["9 all x1,000, pending: peer NIO whenAllSucceed"], "≤ 1.0× NIO"),
+        ("promise: create, succeed, read", "9 round trip, create+succeed+read: Promise",
+         ["9 round trip, create+succeed+read: peer NIO"], "≤ 0.3× NIO"),
+    ]:
+        mine = per_step(ours)
+        if mine is None:
+            continue
+        cells = []
+        for peer_name in peers:
+            peer = per_step(peer_name)
+            if peer is None:
+                continue
+            peer_label = "TaskGroup" if "TaskGroup" in peer_name else "NIO"
+            cells.append(f"{peer_label} {time_text(peer['wallClock'])}, {mallocs_text(peer.get('mallocCountTotal'))} "
+                         f"mallocs: **{ratio(mine, peer)}**")
+        rows.append(f"| {label} | {time_text(mine['wallClock'])} | {mallocs_text(mine.get('mallocCountTotal'))} | "
+                    + "; ".join(cells) + f" | {target} |")
+    for kind in ["map", "flatMap"]:
+        for source in ["pending", "resolved"]:
+            short = per_step(f"9 {kind} x1,000, {source} source: Future")
+            long = per_step(f"9 {kind} x100,000, {source} source: Future")
+            if short and long:
+                rows.append(f"| `{kind}`, {source} source: per step at 100,000 ÷ at 1,000 | "
+                            f"{ratio(long, short)} | | | ≤ 1.2× |")
+    if not rows:
+        return
+    out.append("")
+    out.append("| Composition, per step or item | Futures | mallocs | Peer(s), same run: Futures ÷ peer | Target |")
+    out.append("| --- | ---: | ---: | --- | --- |")
+    out.extend(rows)
+
+
 def main():
     if sys.argv[1] == "--compare":
         compare(sys.argv[2], sys.argv[3])
@@ -275,6 +343,7 @@ def main():
          "`TaskGroup` + `for await`", "8 completions, 1,000 jobs: peer TaskGroup for await")
 
     blocking_rows(get, out)
+    composition_rows(get, out)
 
     out.append("")
     out.append("| Pending value (1M, closure captures an Int) | mallocs each | bytes requested each |")

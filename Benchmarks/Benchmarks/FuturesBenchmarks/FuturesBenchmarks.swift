@@ -22,4 +22,5 @@ let benchmarks: @Sendable () -> Void = {
     registerPendingMemory()
     registerBlockingLoads()
     registerToolbox()
+    registerComposition()
 }
