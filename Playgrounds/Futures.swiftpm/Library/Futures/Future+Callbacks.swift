@@ -28,11 +28,15 @@ extension Future {
     /// - Returns: This future, to chain more callbacks.
     @_disfavoredOverload
     @discardableResult
+    @inlinable
     public func onComplete(
         on context: ExecutionContext = .immediate,
         _ callback: @escaping @Sendable (Result<Value, Failure>) -> Void
     ) -> Self {
-        _whenResolved { result in context.execute { callback(result) } }
+        let atOnce = context._runsAtOnce
+        _whenResolved { result in
+            if atOnce { callback(result) } else { context.execute { callback(result) } }
+        }
         return self
     }
 
@@ -47,12 +51,15 @@ extension Future {
     /// - Returns: This future, to chain more callbacks.
     @_disfavoredOverload
     @discardableResult
+    @inlinable
     public func onSuccess(
         on context: ExecutionContext = .immediate,
         _ callback: @escaping @Sendable (Value) -> Void
     ) -> Self {
+        let atOnce = context._runsAtOnce
         _whenResolved { result in
-            if case .success(let value) = result { context.execute { callback(value) } }
+            guard case .success(let value) = result else { return }
+            if atOnce { callback(value) } else { context.execute { callback(value) } }
         }
         return self
     }
@@ -68,12 +75,15 @@ extension Future {
     /// - Returns: This future, to chain more callbacks.
     @_disfavoredOverload
     @discardableResult
+    @inlinable
     public func onFailure(
         on context: ExecutionContext = .immediate,
         _ callback: @escaping @Sendable (Failure) -> Void
     ) -> Self {
+        let atOnce = context._runsAtOnce
         _whenResolved { result in
-            if case .failure(let error) = result { context.execute { callback(error) } }
+            guard case .failure(let error) = result else { return }
+            if atOnce { callback(error) } else { context.execute { callback(error) } }
         }
         return self
     }
@@ -148,4 +158,11 @@ extension Future {
         }
         return self
     }
+}
+
+extension ExecutionContext {
+    /// Whether this is ``immediate``, whose callbacks run as they are handed over: the callback
+    /// is called at once, without a closure made to hand it over.
+    @usableFromInline
+    var _runsAtOnce: Bool { scheduler === ExecutionContext.immediate.scheduler }
 }

@@ -11,12 +11,39 @@
 
 extension Future {
     /// Makes a future derived from this one alone; `resolve` runs once this one resolves.
+    ///
+    /// `atOnce` says what a child of a source that is already resolved (and not lazy) needs, when
+    /// `resolve` can run at creation (`CallbackTrampoline.runAtOnce`): `.linkless` for a `resolve`
+    /// that always resolves the child before it returns (no links, no callback on the source),
+    /// `.linked` for one that may make it wait on another future (empty links, no callback on the
+    /// source), `.never` for one that keeps something in the child's links (a timer).
+    @inlinable
     func _derive<NewValue, NewFailure>(
         fileID: StaticString,
         line: UInt,
+        atOnce: DerivingAtOnce = .never,
         _ resolve: @escaping @Sendable (Future<Value, Failure>, Future<NewValue, NewFailure>) -> Void
     ) -> Future<NewValue, NewFailure> {
-        Future<NewValue, NewFailure>(derivingFrom: [self], lazy: _isLazyKind, fileID: fileID, line: line) { child in
+        // On a thread that runs callbacks, `resolve` waits for its turn (A+ 2.2.6) as a callback.
+        if atOnce != .never, _isResolvedForDerivingAtOnce {
+            var child: Future<NewValue, NewFailure>?
+            let ran = CallbackTrampoline.runIfIdle {
+                let made = Future<NewValue, NewFailure>(
+                    kind: .derived, links: atOnce == .linkless ? .none : .emptySources, work: nil, fileID: fileID,
+                    line: line)
+                child = made
+                resolve(self, made)
+            }
+            if ran, let child { return child }
+        }
+        guard _isLazyKind else {
+            // Connected now: one callback on the source, which calls `resolve` itself.
+            let child = Future<NewValue, NewFailure>(
+                kind: .derived, links: .derived(from: self), work: nil, fileID: fileID, line: line)
+            _addResolutionCallback { parent in resolve(unsafeDowncast(parent, to: Future<Value, Failure>.self), child) }
+            return child
+        }
+        return Future<NewValue, NewFailure>(derivingFrom: [self], lazy: true, fileID: fileID, line: line) { child in
             self._onResolution { parent in resolve(parent, child) }
         }
     }
@@ -27,12 +54,13 @@ extension Future {
     /// The public overloads guarantee that `Failure` and `TransformFailure` are each either
     /// `NewFailure`, `Never`, or any error type when `NewFailure` is `any Error`, so that
     /// ``convertFailure(_:)`` always succeeds.
+    @inlinable
     func _map<NewValue, NewFailure, TransformFailure>(
         fileID: StaticString,
         line: UInt,
         _ transform: @escaping @Sendable (Value) throws(TransformFailure) -> NewValue
     ) -> Future<NewValue, NewFailure> {
-        _derive(fileID: fileID, line: line) { parent, child in
+        _derive(fileID: fileID, line: line, atOnce: .linkless) { parent, child in
             switch parent._result {
             case .success(let value):
                 do throws(TransformFailure) {
@@ -48,12 +76,13 @@ extension Future {
 
     /// The one implementation of every `flatMap`; the same guarantee as ``_map(fileID:line:_:)``
     /// holds for `Failure`, `TransformFailure` and `InnerFailure`.
+    @inlinable
     func _flatMap<NewValue, NewFailure, TransformFailure, InnerFailure>(
         fileID: StaticString,
         line: UInt,
         _ transform: @escaping @Sendable (Value) throws(TransformFailure) -> Future<NewValue, InnerFailure>
     ) -> Future<NewValue, NewFailure> {
-        _derive(fileID: fileID, line: line) { parent, child in
+        _derive(fileID: fileID, line: line, atOnce: .linked) { parent, child in
             switch parent._result {
             case .success(let value):
                 let inner: Future<NewValue, InnerFailure>
@@ -63,7 +92,13 @@ extension Future {
                     child.resolve(with: .failure(convertFailure(error)))
                     return
                 }
-                child.wait(on: inner)
+                if inner._isResolved {
+                    // Nothing to wait on or to start: the child takes the inner future's outcome now.
+                    child.resolve(
+                        with: inner._result.mapError { convertFailure($0) }, sourceCancelled: inner._isCancelled)
+                    return
+                }
+                child._wait(on: inner)
                 inner._onResolution { inner in
                     child.resolve(
                         with: inner._result.mapError { convertFailure($0) },
@@ -89,6 +124,7 @@ extension Future {
     ///   - line: Leave the default.
     ///   - transform: A function of the value. It must not block.
     /// - Returns: A future that fails with this future's error, if any.
+    @inlinable
     public func map<NewValue: Sendable>(
         fileID: StaticString = #fileID,
         line: UInt = #line,
@@ -112,6 +148,7 @@ extension Future {
     ///   - transform: A function of the value that may throw `Failure`. It must not block.
     /// - Returns: A future that fails with this future's error or with `transform`'s.
     @_disfavoredOverload
+    @inlinable
     public func map<NewValue: Sendable>(
         fileID: StaticString = #fileID,
         line: UInt = #line,
@@ -133,6 +170,7 @@ extension Future {
     ///   - line: Leave the default.
     ///   - transform: Makes the next future from the value. It must not block.
     /// - Returns: A future that fails with the first error on the way.
+    @inlinable
     public func flatMap<NewValue: Sendable>(
         fileID: StaticString = #fileID,
         line: UInt = #line,
@@ -156,6 +194,7 @@ extension Future {
     ///   - transform: Makes the next future from the value, or throws `Failure`. It must not block.
     /// - Returns: A future that fails with the first error on the way.
     @_disfavoredOverload
+    @inlinable
     public func flatMap<NewValue: Sendable>(
         fileID: StaticString = #fileID,
         line: UInt = #line,
@@ -178,6 +217,7 @@ extension Future {
     ///   - transform: Makes the next future from the value. It must not block.
     /// - Returns: A future that fails with this future's error, if any.
     @_disfavoredOverload
+    @inlinable
     public func flatMap<NewValue: Sendable>(
         fileID: StaticString = #fileID,
         line: UInt = #line,
@@ -201,7 +241,7 @@ extension Future {
         line: UInt = #line,
         _ transform: @escaping @Sendable (Failure) -> NewFailure
     ) -> Future<Value, NewFailure> {
-        _derive(fileID: fileID, line: line) { parent, child in
+        _derive(fileID: fileID, line: line, atOnce: .linkless) { parent, child in
             switch parent._result {
             case .success(let value):
                 child.resolve(with: .success(value))
@@ -229,7 +269,7 @@ extension Future {
         line: UInt = #line,
         _ transform: @escaping @Sendable (Failure) throws(NewFailure) -> Value
     ) -> Future<Value, NewFailure> {
-        _derive(fileID: fileID, line: line) { parent, child in
+        _derive(fileID: fileID, line: line, atOnce: .linkless) { parent, child in
             switch parent._result {
             case .success(let value):
                 child.resolve(with: .success(value))
@@ -242,6 +282,7 @@ extension Future {
 
 /// `error` as `To`, which the combinators' overloads guarantee it is: `From` is `To`, or `To`
 /// is `any Error` (a `Never` error is never passed, as no value of it exists).
+@inlinable
 func convertFailure<From: Error, To: Error>(_ error: From) -> To {
     guard let converted = error as? To else {
         preconditionFailure("a \(From.self) error reached a future whose error type is \(To.self)")

@@ -138,7 +138,9 @@ public func zip<each V: Sendable, each Failure: Error>(
 /// its own, so a source that never resolves (a lazy source nobody runs once another one failed,
 /// a promise dropped unfulfilled) kept itself, and the combinator's future, alive for ever. A
 /// callback holds this object; this holds only sources that have resolved.
+@usableFromInline
 final class ArrivedSources: Sendable {
+    @usableFromInline
     enum Decision {
         case undecided
         case failed(_FutureCore, any Error)
@@ -154,6 +156,7 @@ final class ArrivedSources: Sendable {
 
     private let state: LockedBox<State>
 
+    @usableFromInline
     init(count: Int) {
         state = LockedBox(
             State(sources: Array(repeating: nil, count: count), failures: Array(repeating: nil, count: count)))
@@ -161,6 +164,7 @@ final class ArrivedSources: Sendable {
 
     /// Records `source`, resolved with `failure` if it failed, at `index`; returns the decision
     /// if this call makes it.
+    @usableFromInline
     func record(_ source: _FutureCore, failure: (any Error)?, at index: Int) -> Decision {
         state.withLock { state in
             let count = state.sources.count
@@ -198,10 +202,55 @@ extension Future {
     ///   - fileID: Leave the default: see <doc:CreationSites>.
     ///   - line: Leave the default.
     /// - Returns: A future of their values, in order.
+    @inlinable
     public static func all(
         _ futures: [Future<Value, Failure>],
         fileID: StaticString = #fileID,
         line: UInt = #line
+    ) -> Future<[Value], Failure> {
+        if let decided = _allDecidedAtOnce(futures, fileID: fileID, line: line) { return decided }
+        return _allConnected(futures, fileID: fileID, line: line)
+    }
+
+    /// `all(_:)` of futures whose outcome is already decided, resolved when it is made: no lazy
+    /// future among them, and all succeeded, or one failed after all before it succeeded (the
+    /// decision the sources' callbacks would make at once, in order). `nil` otherwise.
+    /// Specialized in the client, so that reading each result looks up no metadata.
+    @inlinable
+    static func _allDecidedAtOnce(
+        _ futures: [Future<Value, Failure>],
+        fileID: StaticString,
+        line: UInt
+    ) -> Future<[Value], Failure>? {
+        guard !futures.isEmpty else { return nil }
+        var values: [Value] = []
+        var decided: (failure: Failure, cancelled: Bool)?
+        values.reserveCapacity(futures.count)
+        for future in futures {
+            guard future._isResolvedForDerivingAtOnce else { return nil }
+            switch future._result {
+            case .success(let value):
+                values.append(value)
+            case .failure(let error):
+                if decided == nil { decided = (error, future._isCancelled) }
+            }
+        }
+        let child = Future<[Value], Failure>(kind: .derived, links: .none, work: nil, fileID: fileID, line: line)
+        if let decided {
+            child.resolve(with: .failure(decided.failure), sourceCancelled: decided.cancelled)
+        } else {
+            child.resolve(with: .success(values))
+        }
+        return child
+    }
+
+    /// `all(_:)` of futures some of which are pending or lazy: callbacks on each. Specialized in
+    /// the client, so that each source's callback looks up no metadata.
+    @inlinable
+    static func _allConnected(
+        _ futures: [Future<Value, Failure>],
+        fileID: StaticString,
+        line: UInt
     ) -> Future<[Value], Failure> {
         guard !futures.isEmpty else {
             return Future<[Value], Failure>(resolved: .success([]), fileID: fileID, line: line)
@@ -209,24 +258,28 @@ extension Future {
         let lazy = futures.contains { $0._isLazyKind }
         return Future<[Value], Failure>(derivingFrom: futures, lazy: lazy, fileID: fileID, line: line) { child in
             let arrived = ArrivedSources(count: futures.count)
+            var registrations: [CallbackRegistration] = []
             for (index, future) in futures.enumerated() {
-                child.keep(
-                    future._onResolution { future in
-                        switch arrived.record(future, failure: future._erasedFailure, at: index) {
-                        case .undecided:
-                            break
-                        case .failed(let source, let error):
-                            // `error` was this `Failure` before it was erased.
-                            child.resolve(with: .failure(error as! Failure), sourceCancelled: source._isCancelled)
-                        case .succeeded(let sources):
-                            child.resolve(
-                                with: .success(
-                                    sources.map {
-                                        unsafeDowncast($0, to: Future<Value, Failure>.self)._successValueUnchecked
-                                    }))
-                        }
-                    })
+                let registration = future._onResolution { future in
+                    switch arrived.record(future, failure: future._erasedFailure, at: index) {
+                    case .undecided:
+                        break
+                    case .failed(let source, let error):
+                        // `error` was this `Failure` before it was erased.
+                        child.resolve(with: .failure(error as! Failure), sourceCancelled: source._isCancelled)
+                    case .succeeded(let sources):
+                        child.resolve(
+                            with: .success(
+                                sources.map {
+                                    unsafeDowncast($0, to: Future<Value, Failure>.self)._successValueUnchecked
+                                }))
+                    }
+                }
+                if let registration { registrations.append(registration) }
             }
+            // Kept in one step, not one lock per source; taken back at once if a failure
+            // decided the child meanwhile.
+            child.keep(registrations)
         }
     }
 
@@ -265,10 +318,14 @@ extension Future {
     }
 
     /// The value of a future known to have succeeded.
+    @inlinable
     var _successValueUnchecked: Value {
-        guard case .success(let value) = _result else {
-            preconditionFailure("\(_typeDescription) was expected to have succeeded")
-        }
+        guard case .success(let value) = _result else { _expectedToHaveSucceeded() }
         return value
+    }
+
+    @usableFromInline
+    func _expectedToHaveSucceeded() -> Never {
+        preconditionFailure("\(_typeDescription) was expected to have succeeded")
     }
 }

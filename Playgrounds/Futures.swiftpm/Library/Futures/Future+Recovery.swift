@@ -27,7 +27,7 @@ extension Future {
         line: UInt = #line,
         _ transform: @escaping @Sendable (Failure) throws(NewFailure) -> Future<Value, NewFailure>
     ) -> Future<Value, NewFailure> {
-        _derive(fileID: fileID, line: line) { parent, child in
+        _derive(fileID: fileID, line: line, atOnce: .linked) { parent, child in
             switch parent._result {
             case .success(let value):
                 child.resolve(with: .success(value))

@@ -57,6 +57,7 @@ public class Future<Value: Sendable, Failure: Error>: _FutureCore, @unchecked Se
     }
 
     /// A future resolved with `result` from the start.
+    @usableFromInline
     init(resolved result: Result<Value, Failure>, fileID: StaticString, line: UInt) {
         _slot = FutureSlot(result)
         var state = StateWord.initial(kind: .promise, fileID: fileID, line: line)

@@ -9,8 +9,61 @@ struct ParkedEntry {
     let callback: ParkedCallback
 }
 
+/// The callbacks of one future, in registration order: one held as it is (the common case, a
+/// future read by one derived future or one `onSuccess`), more in an array. One callback costs
+/// no allocation of its own, in the parking lot or in the trampoline's queue.
+enum ParkedCallbacks {
+    case one(ParkedEntry)
+    case many([ParkedEntry])
+
+    /// How many callbacks there are.
+    var count: Int {
+        switch self {
+        case .one: 1
+        case .many(let entries): entries.count
+        }
+    }
+
+    /// Adds `entry` after these callbacks; `.many([])`, which holds no array, is the empty list.
+    mutating func append(_ entry: ParkedEntry) {
+        switch self {
+        case .one(let first):
+            self = .many([first, entry])
+        case .many(var entries):
+            if entries.isEmpty {
+                self = .one(entry)
+                return
+            }
+            self = .many([])  // so that `entries` is the array's only reference, appended in place
+            entries.append(entry)
+            self = .many(entries)
+        }
+    }
+
+    /// Takes out the entry with `token`: the entry, and what is left (`nil` if nothing).
+    func removing(token: UInt64) -> (removed: ParkedEntry?, rest: ParkedCallbacks?) {
+        switch self {
+        case .one(let entry):
+            return entry.token == token ? (entry, nil) : (nil, self)
+        case .many(var entries):
+            guard let index = entries.lastIndex(where: { $0.token == token }) else { return (nil, self) }
+            let removed = entries.remove(at: index)
+            return (removed, entries.isEmpty ? nil : .many(entries))
+        }
+    }
+
+    /// Calls each callback with `future`, in order.
+    func run(with future: _FutureCore) {
+        switch self {
+        case .one(let entry): entry.callback(future)
+        case .many(let entries): for entry in entries { entry.callback(future) }
+        }
+    }
+}
+
 /// What `addResolutionCallback` returns for a callback it parked: enough to take that callback
 /// back (`_FutureCore.removeResolutionCallback`) without holding the future.
+@usableFromInline
 struct CallbackRegistration: Sendable {
     /// The identity of the future the callback waits on.
     let key: ObjectIdentifier
@@ -31,15 +84,43 @@ struct CallbackRegistration: Sendable {
 /// resolves are handed over as one batch, in registration order; a callback registered from inside
 /// one of them, on a future that is already resolved, is queued behind the rest of that batch
 /// instead of running at once in the middle of it.
+@usableFromInline
 enum CallbackTrampoline {
     /// Runs `callbacks` with `future`, or queues them if this thread is already running callbacks.
-    static func deliver(_ callbacks: [ParkedEntry], to future: _FutureCore) {
+    static func deliver(_ callbacks: ParkedCallbacks, to future: _FutureCore) {
         let state = ThreadState.current
-        state.pendingCallbacks.append((future, callbacks))
-        guard !state.isRunningCallbacks else { return }
+        guard !state.isRunningCallbacks else {
+            state.pendingCallbacks.append((future, callbacks))
+            return
+        }
+        // The queue is empty when no callback runs: these go first, without a trip through it.
+        run(on: state) { callbacks.run(with: future) }
+    }
+
+    /// This thread's state if it runs no callbacks now, so that a callback may run at once
+    /// (`run(on:_:)`); `nil` if one runs, and a new one must wait for its turn in the queue.
+    static func idleThread() -> ThreadState? {
+        let state = ThreadState.current
+        return state.isRunningCallbacks ? nil : state
+    }
+
+    /// Runs `body` as a callback on this thread, which runs none now (`idleThread()`), then what
+    /// it queued: a derived future of a resolved source resolved when it is made, with what its
+    /// transform registers running after it, as if the source's callback had run it.
+    static func run(on state: ThreadState, _ body: () -> Void) {
         state.isRunningCallbacks = true
         defer { state.isRunningCallbacks = false }
-        runPending(state)
+        body()
+        if state.pendingCallbacksHead < state.pendingCallbacks.count { runPending(state) }
+    }
+
+    /// Runs `body` as a callback at once (`run(on:_:)`) if this thread runs none now, and
+    /// returns `true`; returns `false` without running it otherwise.
+    @usableFromInline
+    static func runIfIdle(_ body: () -> Void) -> Bool {
+        guard let state = idleThread() else { return false }
+        run(on: state, body)
+        return true
     }
 
     /// Runs whatever this thread has queued, if it is running callbacks.
@@ -54,7 +135,7 @@ enum CallbackTrampoline {
         while state.pendingCallbacksHead < state.pendingCallbacks.count {
             let (future, callbacks) = state.pendingCallbacks[state.pendingCallbacksHead]
             state.pendingCallbacksHead += 1
-            for entry in callbacks { entry.callback(future) }
+            callbacks.run(with: future)
         }
         state.pendingCallbacks.removeAll(keepingCapacity: true)
         state.pendingCallbacksHead = 0

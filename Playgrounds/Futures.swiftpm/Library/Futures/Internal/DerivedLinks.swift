@@ -32,6 +32,12 @@ final class DerivedLinks: @unchecked Sendable {
         self.connect = connect
     }
 
+    /// The links of a future derived from `source` alone and connected when made.
+    init(source: _FutureCore) {
+        self.sources = [Upstream(source)]
+        self.connect = nil
+    }
+
     /// The futures the owner waits on now that are still alive.
     var upstreams: [_FutureCore] {
         get { sources.compactMap(\.future) }
@@ -215,6 +221,7 @@ extension _FutureCore {
     /// its race: a lazy source nobody will run now, a `first(of:)` rival, the source of a timeout
     /// that fired) go from their futures, and its timeout's timer is cancelled. What they held
     /// is released here, outside the lock.
+    @usableFromInline
     final func dropUpstreams() {
         let taken = withLinks { links -> ([Upstream], [Detachment]) in
             links.parkedReaders = []
@@ -282,6 +289,21 @@ extension _FutureCore {
     final func keep(_ registration: CallbackRegistration?) {
         guard let registration else { return }
         keep(.callback(registration))
+    }
+
+    /// Keeps `registrations` as `keep(_:)` keeps one, under one lock.
+    @usableFromInline
+    final func keep(_ registrations: [CallbackRegistration]) {
+        guard !registrations.isEmpty else { return }
+        let kept = withLinks { links -> Bool in
+            guard !_isResolved else { return false }
+            links.detachments.reserveCapacity(links.detachments.count + registrations.count)
+            for registration in registrations { links.detachments.append(.callback(registration)) }
+            return true
+        }
+        if kept != true {
+            for registration in registrations { _FutureCore.removeResolutionCallback(registration) }
+        }
     }
 
     /// Keeps `detachment` until this derived future is decided, or undoes it at once if it is.

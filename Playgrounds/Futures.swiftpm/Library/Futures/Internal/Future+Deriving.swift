@@ -5,6 +5,7 @@ extension Future {
     /// It has no work of its own; `connect` registers the callbacks on its sources that resolve
     /// it. It keeps its sources' kind: made `lazy` (from a lazy source), it connects only when
     /// first demanded; otherwise it connects now and resolves as soon as its sources do.
+    @usableFromInline
     convenience init(
         derivingFrom sources: [_FutureCore],
         lazy: Bool,
@@ -24,11 +25,13 @@ extension Future {
     }
 
     /// Whether nothing runs until someone reads: lazy futures and what is derived from them.
+    @usableFromInline
     var _isLazyKind: Bool { _kind.isLazy }
 
     /// The failure of a resolved future, as `any Error`, if it failed: for combinators that keep
     /// their state in concrete types (a lock box of a generic type is code the client cannot
     /// specialize, which looks up that type's metadata each time).
+    @inlinable
     var _erasedFailure: (any Error)? {
         if case .failure(let error)? = _resolvedResult { return error }
         return nil
@@ -36,6 +39,7 @@ extension Future {
 
     /// Resolves this derived future with its sources' outcome; a cancelled source makes a future
     /// whose `Failure` is `any Error` cancelled too.
+    @inlinable
     @discardableResult
     func resolve(with result: Result<Value, Failure>, sourceCancelled: Bool = false) -> Bool {
         let resolved = _complete(with: result, cancelling: sourceCancelled && Failure.self == (any Error).self)
@@ -60,17 +64,73 @@ extension Future {
     /// Calls `body` with the result once the future resolves: at once on this thread if it
     /// already has, otherwise on the thread that resolves it. Never starts work. Returns the
     /// registration of a parked callback, as `_onResolution` does.
+    @inlinable
     @discardableResult
     func _whenResolved(_ body: @escaping @Sendable (Result<Value, Failure>) -> Void) -> CallbackRegistration? {
-        _onResolution { future in body(future._result) }
+        _addResolutionCallback { future in body(unsafeDowncast(future, to: Future<Value, Failure>.self)._result) }
     }
 
     /// Calls `body` with this future once it resolves, as `_whenResolved` does.
     ///
     /// - Returns: The registration of a callback parked until resolution, to take it back
     ///   (`keep(_:)`, `removeResolutionCallback`); `nil` if it ran already.
+    @inlinable
     @discardableResult
     func _onResolution(_ body: @escaping @Sendable (Future<Value, Failure>) -> Void) -> CallbackRegistration? {
-        addResolutionCallback { (future: _FutureCore) in body(unsafeDowncast(future, to: Future<Value, Failure>.self)) }
+        _addResolutionCallback { (future: _FutureCore) in
+            body(unsafeDowncast(future, to: Future<Value, Failure>.self))
+        }
+    }
+}
+
+/// What a derived future made from a resolved source needs (see `Future._derive`).
+@usableFromInline
+enum DerivingAtOnce {
+    /// Nothing at once: the source's callback resolves the child, as for a pending source.
+    case never
+    /// No links: the transform resolves the child before it returns.
+    case linkless
+    /// Empty links, which the transform may fill with the future it waits on (`wait(on:)`).
+    case linked
+}
+
+extension _FutureCore {
+    /// Whether a future derived from this one can be resolved when it is made: this one is
+    /// resolved, and not lazy (what is derived from a lazy future runs only when read, even if
+    /// its source already ran).
+    @usableFromInline
+    final var _isResolvedForDerivingAtOnce: Bool {
+        let word = _word
+        return word.isResolved && !word.kind.isLazy
+    }
+}
+
+extension FutureLinks {
+    /// The links of a future derived from `source` alone, connected when it is made.
+    @usableFromInline
+    static func derived(from source: _FutureCore) -> FutureLinks {
+        .sources(DerivedLinks(source: source))
+    }
+
+    /// The links of a derived future with no source yet: one resolved when it is made, whose
+    /// transform may make it wait on another future (`_wait(on:)`).
+    @usableFromInline
+    static var emptySources: FutureLinks {
+        .sources(DerivedLinks(upstreams: [], connect: nil))
+    }
+}
+
+extension _FutureCore {
+    /// `addResolutionCallback`, for inlinable code.
+    @usableFromInline
+    @discardableResult
+    final func _addResolutionCallback(_ callback: @escaping @Sendable (_FutureCore) -> Void) -> CallbackRegistration? {
+        addResolutionCallback(callback)
+    }
+
+    /// `wait(on:)`, for inlinable code.
+    @usableFromInline
+    final func _wait(on source: _FutureCore) {
+        wait(on: source)
     }
 }

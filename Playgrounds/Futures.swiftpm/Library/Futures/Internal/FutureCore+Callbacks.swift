@@ -12,7 +12,7 @@ extension _FutureCore {
     @discardableResult
     final func addResolutionCallback(_ callback: @escaping ParkedCallback) -> CallbackRegistration? {
         if _isResolved {
-            CallbackTrampoline.deliver([ParkedEntry(token: 0, callback: callback)], to: self)
+            CallbackTrampoline.deliver(.one(ParkedEntry(token: 0, callback: callback)), to: self)
             return nil
         }
         let key = ObjectIdentifier(self)
@@ -20,12 +20,12 @@ extension _FutureCore {
         stripe.condition.lock()
         guard _state.transition({ $0.addCallbacks() }) == .registered else {
             stripe.condition.unlock()
-            CallbackTrampoline.deliver([ParkedEntry(token: 0, callback: callback)], to: self)
+            CallbackTrampoline.deliver(.one(ParkedEntry(token: 0, callback: callback)), to: self)
             return nil
         }
         stripe.lastToken &+= 1
         let token = stripe.lastToken
-        stripe.callbacks[key, default: []].append(ParkedEntry(token: token, callback: callback))
+        stripe.callbacks[key, default: .many([])].append(ParkedEntry(token: token, callback: callback))
         stripe.condition.unlock()
         return CallbackRegistration(key: key, token: token)
     }
@@ -45,12 +45,9 @@ extension _FutureCore {
     static func removeResolutionCallback(_ registration: CallbackRegistration) {
         let stripe = ParkingLot.stripe(forKey: registration.key)
         let removed = stripe.withLock { () -> ParkedEntry? in
-            guard let index = stripe.callbacks[registration.key]?.lastIndex(where: { $0.token == registration.token })
-            else { return nil }
-            let entry = stripe.callbacks[registration.key]?.remove(at: index)
-            if stripe.callbacks[registration.key]?.isEmpty == true {
-                stripe.callbacks[registration.key] = nil
-            }
+            guard let parked = stripe.callbacks[registration.key] else { return nil }
+            let (entry, rest) = parked.removing(token: registration.token)
+            if entry != nil { stripe.callbacks[registration.key] = rest }
             return entry
         }
         _ = removed  // released here, outside the lock: its captures may run deinits
