@@ -166,7 +166,7 @@ struct PoolStateTests {
         #expect(result26 == .wait(Actions()))
     }
 
-    @Test("the monitor is started once, stops on an empty queue, is woken on the next need, and restarted after it exits")
+    @Test("the monitor starts once, stops on an empty queue, is woken on the next need, restarts after it exits")
     func monitorLifecycle() {
         var state = Self.pool(threads: 2, idle: false)
         let result27 = state.jobSubmitted(queuedEntries: 3, computing: 2)

@@ -21,14 +21,18 @@ struct ReadStepTests {
         .lazyDerived: .walkUpstream,
     ]
 
-    @Test("an unstarted future: lazy work is claimed and run, background work asks its context, pinned work and promises wait, derived futures walk upstream", arguments: FutureKind.allCases)
+    @Test(
+        "unstarted: lazy work is run, background work asks its context, pinned work and promises wait, derived walk up",
+        arguments: FutureKind.allCases)
     func pending(kind: FutureKind) throws {
         let expected = try #require(Self.pendingSteps[kind])
         #expect(ReadStep(Self.word(kind, phase: .pending)) == expected)
         #expect(ReadStep(pending: kind) == expected)
     }
 
-    @Test("whatever the kind, a resolved future is read, and a running or completing one is waited for", arguments: FutureKind.allCases)
+    @Test(
+        "whatever the kind, a resolved future is read, and a running or completing one is waited for",
+        arguments: FutureKind.allCases)
     func startedOrResolved(kind: FutureKind) {
         #expect(ReadStep(Self.word(kind, phase: .resolved)) == .readOutcome)
         #expect(ReadStep(Self.word(kind, phase: .running)) == .waitForRunner)
