@@ -296,12 +296,11 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
                 state.watchEnded()
                 watched = true
             case .wait(let actions):
+                // Only the monitor to start or wake, done under the lock (as `wakeMonitor()`
+                // allows), so that the worker goes idle with no gap in which a slot freed by
+                // someone else would spawn a thread instead of waking it.
                 applyUnderLock(actions)
-                if actions.monitor != .nothing {
-                    lock.unlock()
-                    apply(actions)
-                    lock.lock()
-                }
+                apply(actions)
                 if waitForWakeUp() == .retire { return }
                 watched = false
             }
