@@ -81,9 +81,6 @@ final class ContextScheduler: Sendable {
         counts = runner.counts
     }
 
-    /// How many runners may compute at once before a reader waits instead of claiming.
-    var cpuSlots: Int { counts.cpuSlots }
-
     // MARK: What a context does
 
     /// Runs `job` on this context, once, counting it as unclaimed until it starts.
