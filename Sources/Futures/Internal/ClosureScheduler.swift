@@ -1,25 +1,32 @@
-/// The scheduling of a context made from a closure (``ExecutionContext/init(_:)``, `.queue`,
+/// Where the jobs of a context made from a closure run (``ExecutionContext/init(_:)``, `.queue`,
 /// `.main`, `.immediate`): each job is one call of the closure, and the closure's owner decides
 /// the threads. The reader's rule is the same as everywhere, with this context's own counters.
-final class ClosureScheduler: ContextScheduler, @unchecked Sendable {
-    // @unchecked: `executeWork` is immutable and `@Sendable`; the counters are atomics.
+final class ClosureScheduler: JobRunner, Sendable {
     private let executeWork: @Sendable (@escaping @Sendable () -> Void) -> Void
+    let counts = RunnerCounts(cpuSlots: ContextScheduler.cores)
 
     init(_ execute: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
         executeWork = execute
-        super.init(cpuSlots: ContextScheduler.cores)
     }
 
-    override func submit(_ job: Job) {
-        queued.wrappingAdd(1, ordering: .relaxed)
-        executeWork { [self] in
+    func submit(_ job: Job) {
+        counts.jobSubmitted()
+        executeWork { [counts] in
             // A future's job leaves the count when its work leaves `pending`; a closure, now.
-            if case .closure = job { queued.wrappingSubtract(1, ordering: .relaxed) }
+            if case .closure = job { counts.jobLeftTheQueue() }
             job.run()
         }
     }
 
-    override func execute(_ work: @escaping @Sendable () -> Void) {
+    func execute(_ work: @escaping @Sendable () -> Void) {
         executeWork(work)
     }
+
+    func readerClaimed(_ future: _FutureCore) {}
+
+    func runnerSlotFreed() {}
+
+    var canStartMoreRunners: Bool { false }
+
+    var runnerQoS: ThreadQoS { .unspecified }
 }

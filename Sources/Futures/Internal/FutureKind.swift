@@ -1,6 +1,6 @@
 /// What kind of future a future is: who runs its work, and so what a reader that finds it
-/// unresolved may do about it. Kept in three bits of the state word; the one place that acts on it
-/// is `_FutureCore.demand(firstLook:waited:)`, a switch over this type.
+/// unresolved may do about it. Kept in three bits of the state word; what a reader does about each
+/// kind is decided in one place, `ReadStep(_:)`.
 @usableFromInline
 enum FutureKind: UInt8, CaseIterable, Sendable {
     /// Completed by a ``Promise`` (or a bridge built on one): nothing to run, a reader waits.
@@ -42,4 +42,49 @@ enum FutureKind: UInt8, CaseIterable, Sendable {
 
     /// Whether the future waits on other futures instead of having work or a promise of its own.
     var isDerived: Bool { self == .derived || self == .lazyDerived }
+}
+
+/// What a reader that looks at a future must do, decided from its state word alone (the phase,
+/// then the kind): the one decision per kind. The inlined read path
+/// (`Future._resultAfterRunningOrWaiting()`), the blocking reader's demand
+/// (`_FutureCore.demand(firstLook:waited:wakeUp:)`) and the start of a reader that must not block
+/// (`startWithoutBlocking()`) each switch over it; `ReadStepTests` checks the whole table.
+@usableFromInline
+enum ReadStep: Equatable, Sendable {
+    /// Resolved: read the outcome.
+    case readOutcome
+    /// Running or being completed: whoever does it resolves it; wait for them (after the check
+    /// that this thread is not the runner, which would wait for ever).
+    case waitForRunner
+    /// Unstarted lazy work: claim it and run it on this thread (a reader that must not block
+    /// queues it on the global context instead).
+    case claimAndRun
+    /// Unstarted background work: claim it and run it if the context's rule allows (or the
+    /// reader outranks the context's threads), otherwise wait and ask again.
+    case askContext
+    /// Unstarted pinned work (it runs only on its context) or an uncompleted promise: wait.
+    case wait
+    /// A derived future not yet resolved: walk up to the futures with work and demand them.
+    case walkUpstream
+
+    /// The step for a future whose word is `word`.
+    @inlinable @inline(__always)
+    init(_ word: StateWord) {
+        switch word.phase {
+        case .resolved: self = .readOutcome
+        case .running, .completing: self = .waitForRunner
+        case .pending: self = ReadStep(pending: word.kind)
+        }
+    }
+
+    /// The step for an unstarted future of `kind`.
+    @inlinable @inline(__always)
+    init(pending kind: FutureKind) {
+        switch kind {
+        case .lazy: self = .claimAndRun
+        case .background: self = .askContext
+        case .pinned, .promise: self = .wait
+        case .derived, .lazyDerived: self = .walkUpstream
+        }
+    }
 }

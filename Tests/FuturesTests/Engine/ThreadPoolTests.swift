@@ -13,9 +13,9 @@ import Testing
 struct ThreadPoolTests {
     @Test func theGlobalContextsHaveOnePoolPerQualityOfServiceAndIOHasItsOwn() throws {
         let classes: [DispatchQoS.QoSClass] = [.background, .utility, .default, .userInitiated, .userInteractive]
-        let pools = try classes.map { try #require(ExecutionContext.global(qos: $0).scheduler as? ThreadPool) }
+        let pools = try classes.map { try #require(ExecutionContext.global(qos: $0).scheduler.runner as? ThreadPool) }
         for (index, pool) in pools.enumerated() {
-            #expect(pool === ExecutionContext.global(qos: classes[index]).scheduler)
+            #expect(pool === ExecutionContext.global(qos: classes[index]).scheduler.runner)
             for other in pools[(index + 1)...] { #expect(pool !== other) }
             #expect(pool.configuration.maxThreads == 64)
             #expect(pool.configuration.cpuSlots == ContextScheduler.cores)
@@ -23,10 +23,10 @@ struct ThreadPoolTests {
         }
         #expect(ExecutionContext.global().scheduler === ExecutionContext.global(qos: .default).scheduler)
         #expect(ExecutionContext.global(qos: .unspecified).scheduler === ExecutionContext.global().scheduler)
-        let io = try #require(ExecutionContext.io.scheduler as? ThreadPool)
+        let io = try #require(ExecutionContext.io.scheduler.runner as? ThreadPool)
         #expect(pools.allSatisfy { $0 !== io })
         #expect(io.configuration.maxThreads == 256 && io.configuration.cpuSlots == 256)
-        #expect(ExecutionContext.queue(.global()).scheduler is ClosureScheduler)
+        #expect(ExecutionContext.queue(.global()).scheduler.runner is ClosureScheduler)
     }
 
     @Test(.timeLimit(.minutes(5)))
@@ -268,7 +268,7 @@ struct ThreadPoolTests {
     /// allows far more, for a loaded machine), as the kernel counts them.
     @Test(.timeLimit(.minutes(5)))
     func theGlobalContextsExtraThreadsRetire() throws {
-        let pool = try #require(ExecutionContext.global(qos: .userInteractive).scheduler as? ThreadPool)
+        let pool = try #require(ExecutionContext.global(qos: .userInteractive).scheduler.runner as? ThreadPool)
         let barrier = Barrier(count: 24)
         let finished = DispatchSemaphore(value: 0)
         let futures = (0..<24).map { _ in

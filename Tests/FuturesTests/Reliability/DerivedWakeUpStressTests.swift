@@ -43,7 +43,7 @@ struct DerivedWakeUpStressTests {
                 "\(name): \(future.peek.map { String(describing: Outcome($0)) } ?? future.debugDescription)"
             }
             let waiting = FutureDiagnostics.waitingFutures().map { "\($0)" }
-            let pool = (ExecutionContext.global().scheduler as? ThreadPool)?.stateDescription ?? "?"
+            let pool = (ExecutionContext.global().scheduler.runner as? ThreadPool)?.stateDescription ?? "?"
             let message =
                 "derived wake-up stress \(shape) hung in round \(round.load(ordering: .relaxed)) of \(Self.rounds); "
                 + "stage \(stage.load(ordering: .relaxed)) (threads back, bit per thread, 0 the canceller); "

@@ -32,7 +32,7 @@ struct RandomGraphStressTests {
         let done = AtomicCounters(count: 4)
         let watchdog = HangWatchdog(limit: .seconds(120)) {
             let pending = built.futures.indices.filter { !built.futures[$0].isResolved }
-            let pool = (ExecutionContext.global().scheduler as? ThreadPool)?.stateDescription ?? "?"
+            let pool = (ExecutionContext.global().scheduler.runner as? ThreadPool)?.stateDescription ?? "?"
             return "random graph seed \(seed) did not finish (replay: FUTURES_STRESS_SEED=\(seed)); "
                 + "\(pending.count) nodes unresolved, the first: \(pending.prefix(10).map { "\($0) \(graph.nodes[$0].kind)" }); "
                 + "done: \(done[0])/\(StressSettings.blockingReaders) blocking readers, "
