@@ -32,14 +32,14 @@ public struct ExecutionContext: Sendable {
     /// ```
     /// - Parameter execute: Runs the given work once, now or later, on any thread.
     public init(_ execute: @escaping @Sendable (_ work: @escaping @Sendable () -> Void) -> Void) {
-        scheduler = ClosureScheduler(execute)
+        scheduler = ContextScheduler(runner: ClosureScheduler(execute))
         owner = nil
     }
 
     /// A context that runs work on `pool`, which it shuts down when its last copy is gone if
     /// `owned`.
     init(pool: ThreadPool, owned: Bool) {
-        scheduler = pool
+        scheduler = ContextScheduler(runner: pool)
         owner = owned ? PoolOwner(pool) : nil
     }
 

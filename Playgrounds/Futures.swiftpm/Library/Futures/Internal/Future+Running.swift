@@ -5,16 +5,16 @@ extension Future {
     /// The result of a future that was not resolved at the first look.
     ///
     /// Unstarted work that this reader takes at once — a lazy future's, or queued background work
-    /// when its context's rule allows — runs here, on this thread, in code the client specializes
-    /// for its types. Anything else waits in `_waitUntilResolved()`, the non-generic slow path,
-    /// which claims work as the future's kind allows.
+    /// when its context's rule allows, as `ReadStep` decides — runs here, on this thread, in code
+    /// the client specializes for its types. Anything else waits in `_waitUntilResolved()`, the
+    /// non-generic slow path, which takes the same decision (`demand`) each time it looks.
     @inlinable
     final func _resultAfterRunningOrWaiting() -> Result<Value, Failure> {
-        let word = StateWord(raw: _state.load(ordering: .relaxed))
-        if word.phase == .pending {
-            if word.is(.lazy) {
-                if _claim() { return _runClaimedWork() }
-            } else if word.is(.background), case .context(let scheduler) = _links,
+        switch ReadStep(StateWord(raw: _state.load(ordering: .relaxed))) {
+        case .claimAndRun:
+            if _claim() { return _runClaimedWork() }
+        case .askContext:
+            if case .context(let scheduler) = _links,
                 scheduler._withUnsafeGuaranteedRef({ $0.readerShouldClaimAtOnce() }), _claim()
             {
                 return scheduler._withUnsafeGuaranteedRef { scheduler in
@@ -22,6 +22,10 @@ extension Future {
                     return scheduler.runCounted { _runClaimedWork() }
                 }
             }
+        case .readOutcome, .waitForRunner, .wait, .walkUpstream:
+            // Resolved meanwhile, or nothing this reader may run at once: the slow path decides
+            // again from the word it loads (`demand`), and waits.
+            break
         }
         _waitUntilResolved()
         return _result

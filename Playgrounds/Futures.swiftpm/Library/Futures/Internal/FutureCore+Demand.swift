@@ -8,8 +8,9 @@ enum DemandOutcome: Equatable {
 }
 
 extension _FutureCore {
-    /// The one place where a future's kind decides what a blocking reader may do: run the work
-    /// itself, follow a derived future's links to its sources, or wait.
+    /// What a blocking reader does about this future: the step `ReadStep` decides from the
+    /// state word (run the work itself, follow a derived future's links to its sources, or wait),
+    /// carried out.
     ///
     /// - A lazy future's work is run by the reader, on its thread.
     /// - A background future's queued work is run by the reader when its context's rule allows
@@ -27,20 +28,16 @@ extension _FutureCore {
     /// passes, so that a change of their sources wakes the reader (`ParkedReaderWakeUp`).
     final func demand(firstLook: Bool, waited: Duration, wakeUp: ParkedReaderWakeUp? = nil) -> DemandOutcome {
         let word = _word
-        switch word.phase {
-        case .resolved:
+        switch ReadStep(word) {
+        case .readOutcome:
             return .lookAgain
-        case .running, .completing:
+        case .waitForRunner:
             trapIfRecursive(word)
             return .park(recheckAfter: nil)
-        case .pending:
-            break
-        }
-        switch word.kind {
-        case .lazy:
+        case .claimAndRun:
             if _claim() { _runClaimedWorkErased() }
             return .lookAgain
-        case .background:
+        case .askContext:
             guard case .context(let unmanaged) = _links else { return .park(recheckAfter: nil) }
             let scheduler = unmanaged.takeUnretainedValue()
             // A reader that outranks the context's threads runs the work at its own QoS instead of
@@ -51,9 +48,9 @@ extension _FutureCore {
             guard mayClaim else { return .park(recheckAfter: ContextScheduler.recheckInterval) }
             if _claim() { scheduler.runCounted { _runClaimedWorkErased() } }
             return .lookAgain
-        case .pinned, .promise:
+        case .wait:
             return .park(recheckAfter: nil)
-        case .derived, .lazyDerived:
+        case .walkUpstream:
             var ranWork = false
             var recheck: Duration?
             walkUpstream(from: self, withoutBlocking: false, wakeUp: wakeUp, stop: { _isResolved }) { root in
@@ -77,18 +74,16 @@ extension _FutureCore {
     /// it first; a derived future starts its sources so. Background, pinned and promise futures
     /// need nothing.
     final func startWithoutBlocking() {
-        let word = _word
-        guard word.phase == .pending else { return }
-        switch word.kind {
-        case .lazy:
-            // A closure job: a lazy future's claim does not count it out of `queued` as a
+        switch ReadStep(_word) {
+        case .claimAndRun:
+            // A closure job: a lazy future's claim does not count it out of `unclaimed` as a
             // background future's does.
             ExecutionContext.global().execute { [self] in
                 if _claim() { _runClaimedWorkErased() }
             }
-        case .derived, .lazyDerived:
+        case .walkUpstream:
             walkUpstream(from: self, withoutBlocking: true) { $0.startWithoutBlocking() }
-        case .background, .pinned, .promise:
+        case .readOutcome, .waitForRunner, .askContext, .wait:
             break
         }
     }

@@ -81,12 +81,12 @@ public class _FutureCore: @unchecked Sendable {
         return true
     }
 
-    /// Counts a background future's work out of its context's `queued`: it was claimed, or
-    /// dropped by a completion from `pending`. The one place where work leaves the count.
+    /// Counts a background future's work out of its context's unclaimed jobs: it was claimed, or
+    /// dropped by a completion from `pending`. The one place where a future's work leaves the count.
     @inlinable
     final func _leftTheQueue() {
         guard case .context(let scheduler) = _links else { return }
-        _ = scheduler._withUnsafeGuaranteedRef { $0.queued.wrappingSubtract(1, ordering: .relaxed) }
+        scheduler._withUnsafeGuaranteedRef { $0.counts.jobLeftTheQueue() }
     }
 
     /// Publishes `resolved` after the outcome was written in `completing`, and wakes whoever

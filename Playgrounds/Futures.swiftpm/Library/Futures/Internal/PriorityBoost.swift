@@ -81,7 +81,7 @@ enum PriorityBoost {
     private static func withPlan<R>(waiter: ThreadQoS, for future: _FutureCore, _ body: (Plan) -> R) -> R? {
         guard waiter != .unspecified, future._word.phase == .running, future._word.kind == .background,
             case .context(let unmanaged) = future._links,
-            let pool = unmanaged.takeUnretainedValue() as? ThreadPool,
+            let pool = unmanaged.takeUnretainedValue().runner as? ThreadPool,
             waiter > pool.runnerQoS
         else { return nil }
         return pool.withRunnerThread(of: future) { body(Plan(runner: $0, qos: waiter)) }

@@ -40,7 +40,7 @@ extension ThreadPool {
         // How long no work has waited for a slot; the monitor stops only after `stopAfter` of it.
         var quiet: UInt64 = 0
         while true {
-            let look = lookForMonitor(mayStop: quiet >= Self.stopAfter)
+            let (running, look) = lookForMonitor(mayStop: quiet >= Self.stopAfter)
             if look.shutDown {
                 monitorDidExit()
                 return
@@ -55,7 +55,7 @@ extension ThreadPool {
             var suspects = false
             if look.workWaits {
                 quiet = 0
-                (samples, suspects) = judge(look.running, since: samples, minimumInterval: shortest / 2)
+                (samples, suspects) = judge(running, since: samples, minimumInterval: shortest / 2)
                 startRunnersForMonitor()
             } else {
                 // A slot freed without a start (a reader's run that raced a submit): take it up.

@@ -12,7 +12,8 @@ import Synchronization
 /// the monitor sees it (`ThreadPool+Monitor.swift`). Its slot then goes to the next job, on an
 /// idle worker or on a new thread while there are fewer than `maxThreads`.
 ///
-/// The rules, all decided under `lock` by `PoolCensus`:
+/// The rules, all decided under `lock` by `PoolState`, whose transitions return what this pool
+/// then does (wake workers, spawn threads, start or wake the monitor):
 /// - Starting a runner means waking an idle worker (a wake-up token it must take) or spawning a
 ///   thread. Runners on their way (woken, spawned, or spinning) count as coming, so a burst of
 ///   submits never starts more runners than jobs or slots.
@@ -22,10 +23,9 @@ import Synchronization
 ///   other worker watches already: a program that makes background futures one after another then
 ///   hands them over without waking a sleeping thread for each.
 /// - An idle worker beyond `keptThreads` exits after `idleTimeout` without work.
-final class ThreadPool: ContextScheduler, @unchecked Sendable {
-    // @unchecked: `jobs`, `census`, `workers`, `isShutDown`, `monitorRequested` and
-    // `monitorExists` are read and written only while `lock` is held; `monitorWakeUps` only while
-    // `monitorCondition` is held; the rest is immutable or atomic.
+final class ThreadPool: JobRunner, @unchecked Sendable {
+    // @unchecked: `jobs`, `state` and `workers` are read and written only while `lock` is held;
+    // `monitorWakeUps` only while `monitorCondition` is held; the rest is immutable or atomic.
 
     struct Configuration: Sendable {
         /// Names the worker threads, for debuggers and `/proc/self/task/*/comm` (Linux keeps 15
@@ -48,19 +48,20 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
     }
 
     let configuration: Configuration
+    /// The counters readers consult without the lock: `computing`, which workers change as they
+    /// begin, end, park and block, and `unclaimed`.
+    let counts: RunnerCounts
 
     private let lock = PoolLock()
     @exclusivity(unchecked) private var jobs = JobRing()
-    @exclusivity(unchecked) private var census: PoolCensus
+    /// Every other count of the pool, and the decisions made from them.
+    @exclusivity(unchecked) private var state: PoolState
     @exclusivity(unchecked) private var workers: [WorkerRecord] = []
-    @exclusivity(unchecked) private var isShutDown = false
-    @exclusivity(unchecked) private var monitorExists = false
-    @exclusivity(unchecked) private var monitorRequested = false
 
     /// How many jobs were ever submitted: written under `lock`, read without it by a watching
     /// worker, on a cache line of its own.
     private let submits = PaddedCounter()
-    /// The threads alive, mirrored from `census.threads` for readers that look without the lock.
+    /// The threads alive, mirrored from `state.threads` for readers that look without the lock.
     private let threadCount = Atomic<Int>(0)
     /// The most threads alive at once, for tests and benchmarks.
     private let threadPeak = Atomic<Int>(0)
@@ -83,8 +84,11 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
             "a thread pool's bound (\(configuration.maxThreads)) must be at least its CPU slots "
                 + "(\(configuration.cpuSlots))")
         self.configuration = configuration
-        census = PoolCensus(cpuSlots: configuration.cpuSlots, maxThreads: configuration.maxThreads)
-        super.init(cpuSlots: configuration.cpuSlots)
+        counts = RunnerCounts(cpuSlots: configuration.cpuSlots)
+        state = PoolState(
+            cpuSlots: configuration.cpuSlots, maxThreads: configuration.maxThreads,
+            keptThreads: configuration.keptThreads, detectsBlocking: configuration.detectsBlocking,
+            watchesWhenIdle: Self.spinNanoseconds > 0)
         let address = ObjectIdentifier(self)
         let unretained = Unmanaged.passUnretained(self)
         Self.live.withLock { pools in pools[address] = unretained }
@@ -128,11 +132,11 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
         (threadCount.load(ordering: .relaxed), threadPeak.load(ordering: .relaxed))
     }
 
-    override var canStartMoreRunners: Bool {
+    var canStartMoreRunners: Bool {
         threadCount.load(ordering: .relaxed) < configuration.maxThreads
     }
 
-    override var runnerQoS: ThreadQoS { ThreadQoS(configuration.qualityOfService) }
+    var runnerQoS: ThreadQoS { ThreadQoS(configuration.qualityOfService) }
 
     /// Calls `body`, under the pool's lock, with the thread of the worker running `future`'s
     /// queued work, if one does: a worker leaves `workers` under the lock before its thread ends,
@@ -146,78 +150,64 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
 
     // MARK: Submitting
 
-    override func submit(_ job: Job) {
-        queued.wrappingAdd(1, ordering: .relaxed)
+    func submit(_ job: Job) {
+        counts.jobSubmitted()
         lock.lock()
         jobs.push(job)
         submits.store(submits.load() &+ 1)
-        let start = planStart(limit: 1)
-        let wakeMonitor = requestMonitorIfNeeded()
+        let actions = state.jobSubmitted(queuedEntries: jobs.count, computing: counts.computingNow)
+        applyUnderLock(actions)
         lock.unlock()
-        perform(start)
-        if wakeMonitor { self.wakeMonitor() }
+        apply(actions)
     }
 
-    override func execute(_ work: @escaping @Sendable () -> Void) {
+    func execute(_ work: @escaping @Sendable () -> Void) {
         submit(.closure(work))
     }
 
-    override func readerClaimed(_ future: _FutureCore) {
+    func readerClaimed(_ future: _FutureCore) {
         lock.lock()
         let entry = jobs.removeNewest(ifFutureIs: future)
         lock.unlock()
         _ = entry  // released here, after the lock
     }
 
-    override func runnerSlotFreed() {
+    func runnerSlotFreed() {
         lock.lock()
-        let start = planStart(limit: 1)
+        let actions = state.slotFreed(queuedEntries: jobs.count, computing: counts.computingNow)
+        applyUnderLock(actions)
         lock.unlock()
-        perform(start)
+        apply(actions)
     }
 
     /// Stops the pool once its queued work has run: its workers and its monitor exit.
     func shutDown() {
         lock.lock()
-        isShutDown = true
+        state.shutDown()
         lock.broadcast()
         lock.unlock()
         wakeMonitor()
     }
 
-    // MARK: Starting runners (under `lock`)
+    // MARK: Carrying out the state's decisions
 
-    /// Decides to start up to `limit` runners; `perform` carries the decision out after the lock.
-    private func planStart(limit: Int) -> PoolCensus.Start {
-        census.queued = jobs.count
-        census.computing = computing.load(ordering: .relaxed)
-        let start = census.startRunners(limit: limit)
-        for _ in 0..<start.wake { lock.signal() }
-        if start.spawn > 0 {
-            threadCount.store(census.threads, ordering: .relaxed)
-            recordPeak(census.threads)
+    /// The part of `actions` done under `lock`: wake-ups, and the mirror of the thread count.
+    private func applyUnderLock(_ actions: PoolState.Actions) {
+        for _ in 0..<actions.wake { lock.signal() }
+        if actions.spawn > 0 {
+            threadCount.store(state.threads, ordering: .relaxed)
+            recordPeak(state.threads)
         }
-        return start
     }
 
-    /// Whether the monitor should start watching: work waits for a slot and it is not watching.
-    private func requestMonitorIfNeeded() -> Bool {
-        census.queued = jobs.count
-        census.computing = computing.load(ordering: .relaxed)
-        guard configuration.detectsBlocking, !monitorRequested, !isShutDown, census.workWaitsForASlot else {
-            return false
+    /// The part of `actions` done after `lock`: new threads, and the monitor.
+    private func apply(_ actions: PoolState.Actions) {
+        for _ in 0..<actions.spawn { spawnWorker() }
+        switch actions.monitor {
+        case .nothing: break
+        case .start: startMonitorThread()
+        case .wake: wakeMonitor()
         }
-        monitorRequested = true
-        if !monitorExists {
-            monitorExists = true
-            startMonitorThread()
-            return false
-        }
-        return true
-    }
-
-    private func perform(_ start: PoolCensus.Start) {
-        for _ in 0..<start.spawn { spawnWorker() }
     }
 
     private func recordPeak(_ count: Int) {
@@ -243,47 +233,46 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
 
     private func workerMain() {
         let record = WorkerRecord(pool: self, probe: .ofCurrentThread(), thread: .current)
-        let state = ThreadState.current
-        state.worker = record
+        let threadState = ThreadState.current
+        threadState.worker = record
         lock.lock()
         workers.append(record)
-        census.starting -= 1
-        runJobs(record: record, state: state)
+        state.workerStarted()
+        runJobs(record: record, threadState: threadState)
         workers.removeAll { $0 === record }
-        census.threads -= 1
-        threadCount.store(census.threads, ordering: .relaxed)
+        state.workerExited()
+        threadCount.store(state.threads, ordering: .relaxed)
         lock.unlock()
-        state.worker = nil
+        threadState.worker = nil
     }
 
-    /// The worker's loop. Called and returns with `lock` held.
-    private func runJobs(record: WorkerRecord, state: ThreadState) {
+    /// The worker's loop: each turn asks `state` what to do and does it. Called and returns with
+    /// `lock` held.
+    private func runJobs(record: WorkerRecord, threadState: ThreadState) {
         // Whether this worker has just watched the queue, in vain: it waits next instead.
         var watched = false
         // Whether the worker has just ended a job and is still in that job's state.
         var endingJob = false
         while true {
-            let mayRun =
-                endingJob
-                ? record.mayGoOn(computing: computing.load(ordering: .relaxed), cpuSlots: cpuSlots)
-                : computing.load(ordering: .relaxed) < cpuSlots
-            if !jobs.isEmpty, mayRun {
+            let holdsASlot = endingJob && record.currentState == .computing
+            if state.workerMayTakeJob(
+                queuedEntries: jobs.count, computing: counts.computingNow, holdsASlot: holdsASlot)
+            {
                 var job = jobs.pop()
-                // A future's job leaves `queued` when its work leaves `pending`; a closure, now.
-                if case .closure? = job { queued.wrappingSubtract(1, ordering: .relaxed) }
+                // A future's job leaves `unclaimed` when its work leaves `pending`; a closure, now.
+                if case .closure? = job { counts.jobLeftTheQueue() }
                 if endingJob { record.nextJob() } else { record.beginJob() }
                 endingJob = false
-                let start = planStart(limit: 2)
-                let wakeMonitor = requestMonitorIfNeeded()
+                let actions = state.workerTookJob(queuedEntries: jobs.count, computing: counts.computingNow)
+                applyUnderLock(actions)
                 lock.unlock()
-                perform(start)
-                if wakeMonitor { self.wakeMonitor() }
-                state.countedBy = self
+                apply(actions)
+                // The worker is counted by its record (`beginJob`), so a reader's claim inside the
+                // job does not count it again (`ContextScheduler.beginCountedRun`).
                 if let job { record.run(job) }
                 // Released before the worker takes the lock again: a future's deinit may run
                 // arbitrary code, even code that submits work here.
                 job = nil
-                state.countedBy = nil
                 // The job ends under the lock, so that no decision sees its slot free while this
                 // worker, about to look at the queue again, is neither computing nor coming; if
                 // a job waits, the worker goes on to it in the same state.
@@ -296,25 +285,26 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
                 record.endJob()
                 endingJob = false
             }
-            if isShutDown && jobs.isEmpty {
+            switch state.workerFoundNoJob(queuedEntries: jobs.count, computing: counts.computingNow, watched: watched) {
+            case .exit:
                 // Workers that wait for a slot after the shutdown look again, and exit too.
                 lock.broadcast()
                 return
-            }
-            if jobs.isEmpty, !watched, census.spinning == 0, Self.spinNanoseconds > 0 {
-                census.spinning = 1
+            case .watch:
                 lock.unlock()
                 watchForWork()
                 lock.lock()
-                census.spinning = 0
+                state.watchEnded()
                 watched = true
-                continue
+            case .wait(let actions):
+                // Only the monitor to start or wake, done under the lock (as `wakeMonitor()`
+                // allows), so that the worker goes idle with no gap in which a slot freed by
+                // someone else would spawn a thread instead of waking it.
+                applyUnderLock(actions)
+                apply(actions)
+                if waitForWakeUp() == .retire { return }
+                watched = false
             }
-            // A worker that was on its way (woken, or watching the queue) and finds no free slot
-            // stops counting as coming: if work now waits for a slot, the monitor must watch.
-            if !jobs.isEmpty, requestMonitorIfNeeded() { wakeMonitor() }
-            if waitForWakeUp() == .retire { return }
-            watched = false
         }
     }
 
@@ -334,7 +324,7 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
             // which the submitter must then take back.
             let nextLook = now &+ Self.pollNanoseconds
             while now < nextLook { now = monotonicNanoseconds() }
-            if queued.load(ordering: .relaxed) > 0 {
+            if counts.unclaimedNow > 0 {
                 if sawWork { return }
                 sawWork = true
             } else {
@@ -351,33 +341,19 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
     /// How often a watching worker looks.
     private static let pollNanoseconds: UInt64 = 200
 
-    private enum WakeUp { case work, retire }
-
     /// Waits idle until a wake-up token comes; an extra thread gives up after `idleTimeout`
     /// without one and retires. Called and returns with `lock` held.
-    private func waitForWakeUp() -> WakeUp {
-        census.idle += 1
-        defer { census.idle -= 1 }
-        let mayRetire = census.threads > configuration.keptThreads
+    private func waitForWakeUp() -> PoolState.WakeUp {
+        let mayRetire = state.idleWaitBegan()
         let deadline = WallClockDeadline.after(configuration.idleTimeout)
-        // After a shutdown a worker leaves this wait to run what is left, or to exit once nothing
-        // is; while jobs are left and no slot is free, it waits like any other: returning at once
-        // would make it spin, holding the lock that the runner about to free a slot must take.
-        while census.wakeTokens == 0
-            && !(isShutDown && (jobs.isEmpty || computing.load(ordering: .relaxed) < cpuSlots))
-        {
+        while state.idleWorkerKeepsWaiting(queuedEntries: jobs.count, computing: counts.computingNow) {
             if mayRetire {
                 if !lock.wait(until: deadline) { break }
             } else {
                 lock.wait()
             }
         }
-        if census.wakeTokens > 0 {
-            census.wakeTokens -= 1
-            return .work
-        }
-        if isShutDown { return jobs.isEmpty ? .retire : .work }
-        return jobs.isEmpty && census.threads > configuration.keptThreads ? .retire : .work
+        return state.idleWaitEnded(queuedEntries: jobs.count)
     }
 
     /// The pool's counts and its workers' states, for messages and debugging.
@@ -385,55 +361,34 @@ final class ThreadPool: ContextScheduler, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let states = workers.map { "\($0.currentState)" }.joined(separator: ",")
-        return "\(configuration.label): queued \(jobs.count), computing \(computing.load(ordering: .relaxed)), "
-            + "\(census), workers [\(states)], monitor \(monitorExists ? (monitorRequested ? "watching" : "asleep") : "none")"
+        return "\(configuration.label): queued \(jobs.count), computing \(counts.computingNow), "
+            + "unclaimed \(counts.unclaimedNow), \(state), workers [\(states)]"
     }
 
     // MARK: For the monitor
 
-    /// What the monitor looks at: the workers running a job, and whether work waits for a slot
-    /// now. With `mayStop`, a look that finds the queue empty also lets the monitor stop (and
-    /// says so): a later need wakes it again.
-    func lookForMonitor(mayStop: Bool) -> MonitorLook {
+    /// What the monitor looks at: the workers running a job, and the state's answer to its look
+    /// (`PoolState.monitorLooks`).
+    func lookForMonitor(mayStop: Bool) -> (running: [WorkerRecord], look: PoolState.MonitorLook) {
         lock.lock()
         defer { lock.unlock() }
-        census.queued = jobs.count
-        census.computing = computing.load(ordering: .relaxed)
-        let stopped = mayStop && jobs.isEmpty
-        if stopped { monitorRequested = false }
-        let running = workers.filter { $0.currentState != .idle }
-        return MonitorLook(
-            running: running, workWaits: census.workWaitsForASlot, slotWaits: census.slotWaitsForARunner,
-            stopped: stopped, shutDown: isShutDown)
-    }
-
-    /// What the monitor sees at one look.
-    struct MonitorLook {
-        /// The workers running a job.
-        var running: [WorkerRecord]
-        /// Work waits for a slot: a blocked runner's slot may be worth freeing.
-        var workWaits: Bool
-        /// Work waits beside a free slot, with no runner on its way: one must be started.
-        var slotWaits: Bool
-        /// The queue was empty long enough: the monitor stops until it is needed again.
-        var stopped: Bool
-        /// The pool was shut down: the monitor exits.
-        var shutDown: Bool
+        let look = state.monitorLooks(queuedEntries: jobs.count, computing: counts.computingNow, mayStop: mayStop)
+        return (workers.filter { $0.currentState != .idle }, look)
     }
 
     /// Starts every runner the queue can use now, after the monitor freed slots.
     func startRunnersForMonitor() {
         lock.lock()
-        let start = planStart(limit: .max)
+        let actions = state.monitorFreedSlots(queuedEntries: jobs.count, computing: counts.computingNow)
+        applyUnderLock(actions)
         lock.unlock()
-        perform(start)
+        apply(actions)
     }
 
     /// Marks the monitor gone, under the lock, so that a later need starts a new one.
     func monitorDidExit() {
         lock.lock()
-        monitorExists = false
-        monitorRequested = false
+        state.monitorExited()
         lock.unlock()
     }
 }

@@ -22,9 +22,8 @@ final class ThreadState {
     @exclusivity(unchecked) private(set) var runningCount = 0
 
     /// The context whose runners count this thread while it runs that context's work; `nil`
-    /// when the thread is not counted. Unretained: it is set and cleared by
-    /// `ContextScheduler.runCounted` (or a pool worker around a job), whose caller holds the
-    /// scheduler meanwhile.
+    /// when the thread is not counted, or counted by its `worker` record. Unretained: it is set
+    /// and cleared by `ContextScheduler.runCounted`, whose caller holds the scheduler meanwhile.
     @exclusivity(unchecked) unowned(unsafe) var countedBy: ContextScheduler?
 
     /// The record a pool's monitor watches, on a pool's own worker threads; `nil` elsewhere.

@@ -5,8 +5,8 @@ import Synchronization
 ///
 /// Its state says whether the pool counts it as computing. Every change is a compare-and-swap,
 /// made by the worker itself (a job begins or ends, a wait parks it) or by the monitor (it saw the
-/// worker blocked, or computing again), and the pool's `computing` counter moves with exactly the
-/// changes into and out of `computing`, so the two never disagree for long.
+/// worker blocked, or computing again), and the pool's `computing` counter (`RunnerCounts`) moves
+/// with exactly the changes into and out of `computing`, so the two never disagree for long.
 final class WorkerRecord: Sendable {
     enum State: Int {
         /// Between jobs.
@@ -71,16 +71,8 @@ final class WorkerRecord: Sendable {
             state.store(State.blocked.rawValue, ordering: .relaxed)
         } else {
             state.store(State.computing.rawValue, ordering: .relaxed)
-            pool.computing.wrappingAdd(1, ordering: .relaxed)
+            pool.counts.runnerStarted()
         }
-    }
-
-    /// Whether the worker, at the end of a job and still in that job's state, may go straight on
-    /// to the next queued job: a computing worker gives its own slot to the next job, so it may
-    /// while no more than `cpuSlots` compute, itself included; a blocked one holds no slot, and
-    /// needs a free one, as a worker that starts from idle does.
-    func mayGoOn(computing: Int, cpuSlots: Int) -> Bool {
-        currentState == .computing ? computing <= cpuSlots : computing < cpuSlots
     }
 
     /// One job ends and the next begins: `computing` and `blocked` stay as they are, which is what
@@ -95,14 +87,14 @@ final class WorkerRecord: Sendable {
     func endJob() {
         let previous = state.exchange(State.idle.rawValue, ordering: .relaxed)
         lastJobBlocked.store(previous == State.blocked.rawValue, ordering: .relaxed)
-        if previous == State.computing.rawValue { pool.computing.wrappingSubtract(1, ordering: .relaxed) }
+        if previous == State.computing.rawValue { pool.counts.runnerStopped() }
     }
 
     /// `computing | blocked → parked`, before the worker parks in a future's wait. Returns
     /// whether it was running a job (and so must `unpark()` after).
     func park() -> Bool {
         if move(from: .computing, to: .parked) {
-            pool.computing.wrappingSubtract(1, ordering: .relaxed)
+            pool.counts.runnerStopped()
             pool.runnerSlotFreed()
             return true
         }
@@ -111,19 +103,19 @@ final class WorkerRecord: Sendable {
 
     /// `parked → computing`, after the wait.
     func unpark() {
-        if move(from: .parked, to: .computing) { pool.computing.wrappingAdd(1, ordering: .relaxed) }
+        if move(from: .parked, to: .computing) { pool.counts.runnerStarted() }
     }
 
     /// `computing → blocked`, by the monitor. Returns whether it moved.
     func markBlocked() -> Bool {
         guard move(from: .computing, to: .blocked) else { return false }
-        pool.computing.wrappingSubtract(1, ordering: .relaxed)
+        pool.counts.runnerStopped()
         return true
     }
 
     /// `blocked → computing`, by the monitor, for a runner that computes again.
     func markComputing() {
-        if move(from: .blocked, to: .computing) { pool.computing.wrappingAdd(1, ordering: .relaxed) }
+        if move(from: .blocked, to: .computing) { pool.counts.runnerStarted() }
     }
 
     private func move(from old: State, to new: State) -> Bool {
