@@ -1,0 +1,135 @@
+import Synchronization
+import Testing
+
+@testable import Futures
+
+/// Every transition of the state word, as plain values: no threads, no futures.
+struct StateWordTests {
+    static let site: StaticString = "Core/StateWordTests.swift"
+
+    static func word(_ kind: FutureKind = .lazy, phase: StateWord.Phase = .pending) -> StateWord {
+        var word = StateWord.initial(kind: kind, fileID: site, line: 42)
+        word.phase = phase
+        return word
+    }
+
+    @Test("a new word is pending, has no flags, and keeps its kind and creation site", arguments: FutureKind.allCases)
+    func initialWord(kind: FutureKind) {
+        let word = Self.word(kind)
+        #expect(word.phase == .pending)
+        #expect(word.kind == kind)
+        #expect(!word.hasWaiters && !word.hasCallbacks && !word.isCancelled && !word.isResolved)
+        #expect(word.line == 42)
+        #expect(CreationSite.describe(number: word.fileNumber, line: word.line) == "Core/StateWordTests.swift:42")
+    }
+
+    @Test("claim: pending → running is won once; running, completing and resolved cannot be claimed")
+    func claim() {
+        var word = Self.word()
+        #expect(word.claim() == .won)
+        #expect(word.phase == .running)
+        #expect(word.claim() == .taken)
+        word.phase = .completing
+        #expect(word.claim() == .taken)
+        word.phase = .resolved
+        #expect(word.claim() == .resolved)
+        #expect(word.phase == .resolved)
+    }
+
+    @Test("completion from pending owns the slot and says the work never started")
+    func completionFromPending() {
+        var word = Self.word()
+        #expect(word.beginCompletion(cancelling: false) == .won(fromPending: true, ownsSlot: true))
+        #expect(word.phase == .completing)
+        #expect(!word.isCancelled)
+        #expect(word.beginCompletion(cancelling: false) == .lost)
+    }
+
+    @Test("completion of running work by its runner owns the slot")
+    func completionByTheRunner() {
+        var word = Self.word(phase: .running)
+        #expect(word.beginCompletion(cancelling: false) == .won(fromPending: false, ownsSlot: true))
+        #expect(word.phase == .completing)
+    }
+
+    @Test("a cancellation of running work resolves without the slot, which stays the runner's")
+    func cancellationOfRunningWork() {
+        var word = Self.word(phase: .running)
+        #expect(word.beginCompletion(cancelling: true) == .won(fromPending: false, ownsSlot: false))
+        #expect(word.isCancelled)
+        // The runner's own completion then loses.
+        #expect(word.beginCompletion(cancelling: false) == .lost)
+    }
+
+    @Test("a cancellation of unstarted work owns the slot, to drop the work")
+    func cancellationOfUnstartedWork() {
+        var word = Self.word()
+        #expect(word.beginCompletion(cancelling: true) == .won(fromPending: true, ownsSlot: true))
+        #expect(word.isCancelled)
+    }
+
+    @Test("nothing completes a completing or resolved future")
+    func lateCompletions() {
+        for phase in [StateWord.Phase.completing, .resolved] {
+            for cancelling in [false, true] {
+                var word = Self.word(phase: phase)
+                let before = word
+                #expect(word.beginCompletion(cancelling: cancelling) == .lost)
+                #expect(word == before)
+            }
+        }
+    }
+
+    @Test("publishing moves completing to resolved and keeps every flag and field")
+    func publishing() {
+        var word = Self.word(.background, phase: .running)
+        _ = word.addWaiter()
+        _ = word.addCallbacks()
+        _ = word.beginCompletion(cancelling: true)
+        word.publishResolved()
+        #expect(word.phase == .resolved && word.isResolved)
+        #expect(word.hasWaiters && word.hasCallbacks && word.isCancelled)
+        #expect(word.kind == .background && word.line == 42)
+    }
+
+    @Test("the read path's one test accepts exactly a resolved word without cancellation")
+    func readPathTest() {
+        func passes(_ word: StateWord) -> Bool {
+            ~word.raw & StateWord.resolvedWithValue == 0
+        }
+        var word = Self.word()
+        #expect(!passes(word))
+        _ = word.addWaiter()
+        _ = word.beginCompletion(cancelling: false)
+        #expect(!passes(word))
+        word.publishResolved()
+        #expect(passes(word))
+        var cancelled = Self.word()
+        _ = cancelled.beginCompletion(cancelling: true)
+        cancelled.publishResolved()
+        #expect(!passes(cancelled) && cancelled.isResolved)
+    }
+
+    @Test("waiters and callbacks register on any unresolved phase, and not on a resolved one")
+    func registrations() {
+        for phase in [StateWord.Phase.pending, .running, .completing] {
+            var word = Self.word(phase: phase)
+            #expect(word.addWaiter() == .registered && word.hasWaiters)
+            #expect(word.addCallbacks() == .registered && word.hasCallbacks)
+            #expect(word.phase == phase)
+        }
+        var resolved = Self.word(phase: .resolved)
+        #expect(resolved.addWaiter() == .resolved && !resolved.hasWaiters)
+        #expect(resolved.addCallbacks() == .resolved && !resolved.hasCallbacks)
+    }
+
+    @Test("the atomic transition applies a change once, and stores nothing for no change")
+    func atomicTransition() {
+        let atomic = Atomic<UInt64>(Self.word().raw)
+        #expect(atomic.transition { $0.claim() } == .won)
+        let running = atomic.load(ordering: .relaxed)
+        #expect(StateWord(raw: running).phase == .running)
+        #expect(atomic.transition { $0.claim() } == .taken)
+        #expect(atomic.load(ordering: .relaxed) == running)
+    }
+}
