@@ -142,7 +142,7 @@ public enum FutureDiagnostics {
 
     struct Settings: Sendable {
         var handler: @Sendable (Report) -> Void = FutureDiagnostics.printToStandardError
-        var mainThreadWaitThreshold: Duration = .milliseconds(250)
+        var mainThreadWaitThreshold = EngineTiming.mainThreadWaitThreshold
     }
 
     static let settings = LockedBox(Settings())

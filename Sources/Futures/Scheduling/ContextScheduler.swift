@@ -65,10 +65,10 @@ final class ContextScheduler: Sendable {
     /// The cores this process may use, at least 1.
     static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// How long a top-level reader parks before it looks at the counters again.
-    static let recheckInterval: Duration = .milliseconds(1)
+    static let recheckInterval = EngineTiming.queuedWorkRecheck
     /// How long a top-level reader waits for queued work before it runs it anyway, on a context
     /// that cannot start another runner.
-    static let starvationLimit: Duration = .milliseconds(50)
+    static let starvationLimit = EngineTiming.starvationLimit
 
     /// The runner's counters, held here too so that the reader's rule reads them without a call.
     @usableFromInline let counts: RunnerCounts

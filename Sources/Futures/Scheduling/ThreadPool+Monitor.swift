@@ -70,7 +70,7 @@ extension ThreadPool {
     /// How long the monitor goes on looking, at its longest interval, after work last waited for
     /// a slot, before it stops: a program that hands the pool batches of work one after another
     /// would otherwise wake it (a system call and a thread switch) for each batch.
-    static let stopAfter: UInt64 = 100_000_000
+    static let stopAfter = EngineTiming.monitorStopsAfterNanoseconds
 
     /// The wait before the next look: the shortest while a runner looks blocked (so that the
     /// second look, which decides, comes soon) or runs long jobs that hardly compute

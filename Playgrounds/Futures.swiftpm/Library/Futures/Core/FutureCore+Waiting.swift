@@ -87,7 +87,7 @@ extension _FutureCore {
     }
 
     /// How many times `spinUntilResolved` looks: a few microseconds.
-    private static var spinLooks: Int { 4_000 }
+    private static var spinLooks: Int { EngineTiming.readerSpinLooks }
 
     /// Wakes the threads parked on this future so that they look at it again.
     final func _wakeWaiters() {
@@ -135,7 +135,8 @@ extension _FutureCore {
             guard remaining > .zero else { return }
             // NSCondition traps on a date beyond Int.max seconds after 1970, such as a timeout of
             // `.seconds(Int64.max)`; a longer wait is made of day-long ones (the callers loop).
-            _ = stripe.condition.wait(until: Date(timeIntervalSinceNow: min(remaining.seconds, 86_400)))
+            _ = stripe.condition.wait(
+                until: Date(timeIntervalSinceNow: min(remaining.seconds, EngineTiming.longestConditionWait)))
         } else {
             stripe.condition.wait()
         }

@@ -134,7 +134,7 @@ extension ThreadPool.Configuration {
     /// The bound on the I/O context's threads.
     static let ioMaxThreads = 256
     /// How long an extra thread of the built-in pools waits for work before it exits.
-    static let builtInIdleTimeout: Duration = .seconds(2)
+    static let builtInIdleTimeout = EngineTiming.builtInIdleTimeout
 
     /// A global context's pool: one computing runner per core, more while some block.
     static func global(qos: DispatchQoS.QoSClass) -> Self {

@@ -42,7 +42,7 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
         /// nothing to gain from it).
         var detectsBlocking: Bool
         /// How often the monitor looks while work waits for a slot.
-        var monitorInterval: Duration = .milliseconds(1)
+        var monitorInterval = EngineTiming.monitorInterval
         /// The threads' quality of service, where the platform has one.
         var qualityOfService: QualityOfService = .default
     }
@@ -74,7 +74,7 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
 
     /// How long a worker watches an empty queue before it waits; zero on a single core, where
     /// watching would only take the core from the submitter.
-    static let spinNanoseconds: UInt64 = ContextScheduler.cores > 1 ? 50_000 : 0
+    static let spinNanoseconds = EngineTiming.workerWatchNanoseconds
     /// The stack of each worker: nested reads run queued work inline, one frame on another.
     static let stackSize = 8 << 20
 
@@ -339,7 +339,7 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
     }
 
     /// How often a watching worker looks.
-    private static let pollNanoseconds: UInt64 = 200
+    private static let pollNanoseconds = EngineTiming.workerPollNanoseconds
 
     /// Waits idle until a wake-up token comes; an extra thread gives up after `idleTimeout`
     /// without one and retires. Called and returns with `lock` held.
