@@ -42,7 +42,7 @@ extension Future {
             _addResolutionCallback { parent in resolve(unsafeDowncast(parent, to: Future<Value, Failure>.self), child) }
             return child
         }
-        return Future<NewValue, NewFailure>(derivingFrom: [self], lazy: true, fileID: fileID, line: line) { child in
+        return Future<NewValue, NewFailure>(derivingFrom: [self], fileID: fileID, line: line) { child in
             self._onResolution { parent in resolve(parent, child) }
         }
     }

@@ -2,16 +2,20 @@ extension Future {
     /// A future computed from `sources`: by `map`, `flatMap`, `zip`, `all` and the rest.
     ///
     /// It has no work of its own; `connect` registers the callbacks on its sources that resolve
-    /// it. It keeps its sources' kind: made `lazy` (from a lazy source), it connects only when
-    /// first demanded; otherwise it connects now and resolves as soon as its sources do.
+    /// it. It keeps its sources' kind, decided here and nowhere else: derived from a lazy future
+    /// (one of `kindSources`, which are `sources` unless given), it is lazy and connects only when
+    /// first demanded; otherwise it connects now and resolves as soon as its sources do. A timeout
+    /// passes no sources (its readers must not run its source's work) and its source as
+    /// `kindSources`.
     @usableFromInline
     convenience init(
         derivingFrom sources: [_FutureCore],
-        lazy: Bool,
+        kindOf kindSources: [_FutureCore]? = nil,
         fileID: StaticString,
         line: UInt,
         connect: @escaping @Sendable (Future<Value, Failure>) -> Void
     ) {
+        let lazy = (kindSources ?? sources).contains { $0._kind.isLazy }
         var erasedConnect: (@Sendable (_FutureCore) -> Void)?
         if lazy {
             erasedConnect = { future in connect(unsafeDowncast(future, to: Future<Value, Failure>.self)) }

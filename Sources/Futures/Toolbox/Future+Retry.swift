@@ -70,7 +70,7 @@ extension Future {
         let pauses = RetryPauses(delay: delay, backoff: backoff, maxDelay: maxDelay, jitter: jitter)
         let first = makeFuture()
         let retry = RetryRun(attempts: attempts, pauses: pauses, condition: condition, makeFuture: makeFuture)
-        return .init(derivingFrom: [first], lazy: first._isLazyKind, fileID: fileID, line: line) { child in
+        return .init(derivingFrom: [first], fileID: fileID, line: line) { child in
             retry.start(first, resolving: child)
         }
     }

@@ -22,9 +22,8 @@ public func zip<each V: Sendable, Failure: Error>(
     var collected: [_FutureCore] = []
     for future in repeat each futures { collected.append(future) }
     let sources = collected
-    let lazy = sources.contains { $0._kind.isLazy }
     let zipped = ZippedFutures(repeat each futures)
-    return Future(derivingFrom: sources, lazy: lazy, fileID: fileID, line: line) { child in
+    return Future(derivingFrom: sources, fileID: fileID, line: line) { child in
         zipped.connect(child)
     }
 }
@@ -255,8 +254,7 @@ extension Future {
         guard !futures.isEmpty else {
             return Future<[Value], Failure>(resolved: .success([]), fileID: fileID, line: line)
         }
-        let lazy = futures.contains { $0._isLazyKind }
-        return Future<[Value], Failure>(derivingFrom: futures, lazy: lazy, fileID: fileID, line: line) { child in
+        return Future<[Value], Failure>(derivingFrom: futures, fileID: fileID, line: line) { child in
             let arrived = ArrivedSources(count: futures.count)
             var registrations: [CallbackRegistration] = []
             for (index, future) in futures.enumerated() {
@@ -304,8 +302,7 @@ extension Future {
         precondition(
             !futures.isEmpty, "Future.first(of:) needs at least one future; it was given none", file: fileID, line: line
         )
-        let lazy = futures.contains { $0._isLazyKind }
-        return Future(derivingFrom: futures, lazy: lazy, fileID: fileID, line: line) { child in
+        return Future(derivingFrom: futures, fileID: fileID, line: line) { child in
             // The first source decides; the losers' callbacks go then (`keep`), not when each
             // loser resolves, which may be much later.
             for future in futures {

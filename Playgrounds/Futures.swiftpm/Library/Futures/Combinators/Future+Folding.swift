@@ -39,8 +39,7 @@ extension Future {
         // The chain fails by position; this future fails fast: at the first failure of any source.
         let end = running
         let sources: [_FutureCore] = [self] + futures
-        let lazy = sources.contains { $0._kind.isLazy }
-        return .init(derivingFrom: [end] + sources, lazy: lazy, fileID: fileID, line: line) { child in
+        return .init(derivingFrom: [end] + sources, fileID: fileID, line: line) { child in
             // A failure decides early; the callbacks on the sources still pending go then (`keep`).
             child.keep(
                 end._onResolution { end in
@@ -166,9 +165,8 @@ extension Future {
         guard !futures.isEmpty else {
             return Future(resolved: .success(initial), fileID: fileID, line: line)
         }
-        let lazy = futures.contains { $0._isLazyKind }
         let count = futures.count
-        return .init(derivingFrom: futures, lazy: lazy, fileID: fileID, line: line) { child in
+        return .init(derivingFrom: futures, fileID: fileID, line: line) { child in
             let arrived = LockedBox(ArrivedValues<Element>(count: count))
             // A failure decides early; the callbacks on the sources still pending go then (`keep`).
             for (index, future) in futures.enumerated() {

@@ -27,9 +27,8 @@ extension Future {
                 "Future.firstSuccess(of:) needs at least one future; it was given none (with none, nothing could succeed or fail)",
                 file: fileID, line: line)
         }
-        let lazy = futures.contains { $0._isLazyKind }
         let count = futures.count
-        return .init(derivingFrom: futures, lazy: lazy, fileID: fileID, line: line) { child in
+        return .init(derivingFrom: futures, fileID: fileID, line: line) { child in
             let failures = LockedBox(0)
             // The first success decides; the other sources' callbacks go then (`keep`).
             for future in futures {

@@ -26,9 +26,8 @@ extension Future {
         guard !futures.isEmpty else {
             return Future<[Result<Value, Failure>], Never>(resolved: .success([]), fileID: fileID, line: line)
         }
-        let lazy = futures.contains { $0._isLazyKind }
         let count = futures.count
-        return .init(derivingFrom: futures, lazy: lazy, fileID: fileID, line: line) { child in
+        return .init(derivingFrom: futures, fileID: fileID, line: line) { child in
             let settled = LockedBox(SettledResults<Value, Failure>(count: count))
             for (index, future) in futures.enumerated() {
                 future._whenResolved { result in

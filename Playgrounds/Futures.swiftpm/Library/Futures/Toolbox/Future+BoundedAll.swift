@@ -47,7 +47,7 @@ extension Future {
         }
         let first = makeFuture(firstItem)
         let run = BoundedAllRun(items: items, maxConcurrent: maxConcurrent, first: first, makeFuture: makeFuture)
-        return .init(derivingFrom: [first], lazy: first._isLazyKind, fileID: fileID, line: line) { child in
+        return .init(derivingFrom: [first], fileID: fileID, line: line) { child in
             run.start(resolving: child)
         }
     }

@@ -84,7 +84,7 @@ extension Future {
         let source = self
         // No upstreams: a blocking reader must not run this future's work on its own thread,
         // or it could not leave at the deadline. The connection starts the work instead.
-        return .init(derivingFrom: [], lazy: _isLazyKind, fileID: fileID, line: line) { child in
+        return .init(derivingFrom: [], kindOf: [self], fileID: fileID, line: line) { child in
             let race = TakeOnce(child)
             // The child keeps the registration and the timer, and undoes both once it is
             // decided (`dropUpstreams`): the winner's side is done, and the loser's must not
