@@ -4,7 +4,7 @@ import Testing
 
 @testable import Futures
 
-@Suite("FutureObservation", .timeLimit(.minutes(2)))
+@Suite("FutureObservation", .hangGuard(minutes: 2))
 @MainActor
 struct FutureObservationTests {
     @Test("a pending future's observation has no result until the future resolves, then it has its result")

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Futures
 
-@Suite("FutureProgress", .timeLimit(.minutes(2)))
+@Suite("FutureProgress", .hangGuard(minutes: 2))
 @MainActor
 struct FutureProgressTests {
     @Test(
@@ -111,7 +111,7 @@ struct FutureProgressTests {
         }
     }
 
-    @Test("cancelling the Foundation progress cancels the futures bound to it and no others", .timeLimit(.minutes(1)))
+    @Test("cancelling the Foundation progress cancels the futures bound to it and no others", .hangGuard(minutes: 1))
     func foundationCancellationCancelsOnlyBoundFutures() async {
         let gate = Gate()
         let started = Signal()

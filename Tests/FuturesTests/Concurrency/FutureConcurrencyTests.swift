@@ -11,7 +11,7 @@ struct FutureConcurrencyTests {
         #expect(value == "ready")
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func aHundredTasksAwaitingAPendingPromiseAllResumeWithItsValue() async {
         let promise = Promise<Int, Never>()
         let waiting = Counter()
@@ -34,7 +34,7 @@ struct FutureConcurrencyTests {
         #expect(values == Array(repeating: 42, count: 101))
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func getOnALazyFutureFromManyTasksRunsTheWorkOnce() async {
         for _ in 0..<20 {
             let runs = Counter()
@@ -49,7 +49,7 @@ struct FutureConcurrencyTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func getOnALazyFutureRunsItsWorkOffTheCallingTask() async {
         let gate = Gate()
         let started = Signal()
@@ -65,7 +65,7 @@ struct FutureConcurrencyTests {
         #expect(await value == 9)
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func getFromManyTasksSeesTheTypedError() async {
         let runs = Counter()
         let future = BackgroundFuture { () throws(ParseError) -> Int in
@@ -89,7 +89,7 @@ struct FutureConcurrencyTests {
         #expect(runs.value == 1)
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func getResumesWhenABackgroundFutureFinishes() async {
         let gate = Gate()
         let future = BackgroundFuture {

@@ -16,7 +16,7 @@ struct FutureTests {
         #expect(future.value == ["a", "b"])
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func isResolvedAndPeekNeverBlockOnAPendingFuture() {
         let promise = Promise<Int, Never>()
         let held = HeldContext()
@@ -168,7 +168,7 @@ struct FutureTests {
         #expect(seen.value == .success(8))
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func aZeroOrNegativeTimeoutOnAPendingFutureGivesNilWithoutWaiting() {
         let promise = Promise<Int, Never>()
         #expect(promise.future.result(timeout: .zero) == nil)
@@ -188,7 +188,7 @@ struct FutureTests {
         #expect(background.value == 1)
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func timedReadsRacingTheResolutionGiveNilOrTheValueAndAfterItTheValue() {
         let racers = RacingThreads(count: 8)
         defer { racers.stop() }

@@ -105,7 +105,7 @@ struct BackgroundFutureTests {
 
 extension BackgroundFutureTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
-        @Test(.timeLimit(.minutes(5)))
+        @Test(.hangGuard(minutes: 5))
         func readingABackgroundFutureFromInsideItsOwnWorkOnTheGlobalContextTraps() async {
             let result = await oneExitTestAtATime {
                 await #expect(
@@ -125,7 +125,7 @@ extension BackgroundFutureTests {
     #endif
 
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
-        @Test(.timeLimit(.minutes(5)))
+        @Test(.hangGuard(minutes: 5))
         func readingABackgroundFutureFromInsideItsOwnWorkOnTheCreatingThreadTraps() async {
             let result = await oneExitTestAtATime {
                 await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

@@ -112,7 +112,7 @@ struct LazyFutureTests {
 
 extension LazyFutureTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
-        @Test(.timeLimit(.minutes(5)))
+        @Test(.hangGuard(minutes: 5))
         func readingALazyFutureFromInsideItsOwnWorkTrapsNamingTheKindAndCreationSite() async {
             let result = await oneExitTestAtATime {
                 await #expect(
@@ -132,7 +132,7 @@ extension LazyFutureTests {
     #endif
 
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
-        @Test(.timeLimit(.minutes(5)))
+        @Test(.hangGuard(minutes: 5))
         func aTimedReadOfALazyFutureFromInsideItsOwnWorkTrapsToo() async {
             let result = await oneExitTestAtATime {
                 await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

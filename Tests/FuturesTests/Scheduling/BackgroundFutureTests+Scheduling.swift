@@ -8,19 +8,19 @@ import Testing
 extension BackgroundFutureTests {
     static let cores = ProcessInfo.processInfo.activeProcessorCount
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func nestedFanOutFinishesOnAPoolWithOneThreadPerCore() {
         let pool = ThreadPoolContext(threadCount: Self.cores)
         defer { pool.stop() }
         #expect(fanOut(outer: 64, inner: 64, on: pool.context) == expectedFanOutTotal(outer: 64, inner: 64))
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func nestedFanOutFinishesOnTheGlobalContext() {
         #expect(fanOut(outer: 64, inner: 64, on: .global()) == expectedFanOutTotal(outer: 64, inner: 64))
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func nestedWorkFinishesOnAContextWithASingleThread() {
         let pool = ThreadPoolContext(threadCount: 1)
         defer { pool.stop() }
@@ -37,7 +37,7 @@ extension BackgroundFutureTests {
     // a debug build, over 1,000 links deep in practice. The readers here get a 64 MB stack so
     // that the test proves that the chain finishes, not how deep a default stack goes.
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func aTwoThousandDeepChainFinishesOnAPoolWithOneThreadPerCore() {
         let pool = ThreadPoolContext(threadCount: Self.cores)
         defer { pool.stop() }
@@ -45,7 +45,7 @@ extension BackgroundFutureTests {
         #expect(onNewThread(stackSize: 64 << 20) { last.value } == 1_999)
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func aTwoThousandDeepChainFinishesOnTheGlobalContext() {
         let last = chain(length: 2_000, on: .global())
         #expect(onNewThread(stackSize: 64 << 20) { last.value } == 1_999)
@@ -67,7 +67,7 @@ extension BackgroundFutureTests {
     /// permits (measured at about 1 round in 300 under TSan, none in 2,000 without it).
     ///
     /// The context is the test's own, so no other test's work shares its counters.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func aTopLevelReaderDoesNotBecomeAThirdRunnerOnBusyCores() {
         let cores = Self.cores
         let pool = ThreadPoolContext(threadCount: cores)

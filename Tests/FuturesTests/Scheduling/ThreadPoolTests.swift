@@ -29,7 +29,7 @@ struct ThreadPoolTests {
         #expect(ExecutionContext.queue(.global()).scheduler.runner is ClosureScheduler)
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func workRunsAtEveryQualityOfServiceAndOnIO() {
         let contexts: [ExecutionContext] =
             [.background, .utility, .default, .userInitiated, .userInteractive, .unspecified].map { .global(qos: $0) }
@@ -56,7 +56,7 @@ struct ThreadPoolTests {
 
     /// 16 jobs each wait until all 16 wait: they can finish only if 16 run at once, on a pool
     /// with 2 CPU slots, so only if the monitor sees the blocked runners and starts more.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func blockedRunnersAreReplacedBeyondTheCPUSlots() {
         let pool = IsolatedPool(cpuSlots: 2, maxThreads: 32)
         let barrier = Barrier(count: 16)
@@ -77,7 +77,7 @@ struct ThreadPoolTests {
     /// finds them computing), then jobs that sleep 8 ms each must still run more than two at
     /// once. A monitor that judged a runner only when it found it on the same job twice never
     /// saw these (each look found a new job), and ran them two at a time.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func shortBlockingJobsAreSeenAfterTheMonitorBackedOff() {
         let pool = IsolatedPool(cpuSlots: 2, maxThreads: 32)
         let computing = (0..<3).map { _ in
@@ -102,7 +102,7 @@ struct ThreadPoolTests {
     /// worker woken by the shutdown waits for a slot instead of spinning: it used to return from
     /// its wait at once, over and over, holding the lock that the busy runner needed to end its
     /// job, and the queued jobs never ran (a hang the random graph met under ThreadSanitizer).
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func aPoolShutDownWithQueuedJobsAndNoFreeSlotRunsThem() {
         let pool = IsolatedPool(cpuSlots: 1, maxThreads: 2, keptThreads: 2, detectsBlocking: false)
         // Two threads: the first job parks on a promise, which frees the slot for a second thread
@@ -150,7 +150,7 @@ struct ThreadPoolTests {
     }
 
     /// The same on the default global context, as a user meets it.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func blockingLoadsOnTheDefaultContextRunBeyondTheCores() {
         let barrier = Barrier(count: 16)
         let futures = (0..<16).map { _ in BackgroundFuture { barrier.arriveAndWait() } }
@@ -158,7 +158,7 @@ struct ThreadPoolTests {
     }
 
     /// `.io` gives each job its own thread at once: 64 jobs that wait for each other all finish.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func theIOContextRunsEveryWaitingJobAtOnce() {
         let barrier = Barrier(count: 64)
         let futures = (0..<64).map { _ in BackgroundFuture(on: .io) { barrier.arriveAndWait() } }
@@ -167,7 +167,7 @@ struct ThreadPoolTests {
 
     /// 10,000 blocking futures at once never make more threads than the bound, and each runs
     /// exactly once.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func tenThousandBlockingFuturesStayWithinTheBound() {
         let bound = 32
         let pool = IsolatedPool(cpuSlots: 2, maxThreads: bound)
@@ -210,7 +210,7 @@ struct ThreadPoolTests {
     /// the kernel stops them (a page fault, a moment on the pool's lock while its holder waits for
     /// a core), so verdicts are rare; under ThreadSanitizer its runtime's own locks stop every
     /// thread at times, and there they are not counted.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func computingJobsKeepOneRunnerPerSlot() {
         let pool = IsolatedPool(cpuSlots: 2, maxThreads: 32)
         let running = PeakGauge()
@@ -235,7 +235,7 @@ struct ThreadPoolTests {
 
     /// Threads beyond the kept ones exit once idle for the pool's timeout, as the kernel counts
     /// them (`/proc/self/task/*/comm`, by the pool's thread name).
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func extraThreadsRetireWhenIdle() {
         let pool = IsolatedPool(
             label: "ft-retire", cpuSlots: 1, maxThreads: 12, keptThreads: 1, idleTimeout: .milliseconds(50))
@@ -256,7 +256,7 @@ struct ThreadPoolTests {
 
     /// An idle pool's threads sleep: none keeps watching the empty queue. (The kernel's state
     /// of each of the pool's threads, by name; a spinning thread would stay runnable.)
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func anIdlePoolsThreadsSleep() {
         let pool = IsolatedPool(label: "ft-idle", cpuSlots: 2, maxThreads: 4, keptThreads: 4, idleTimeout: .seconds(60))
         let futures = (0..<100).map { index in BackgroundFuture(on: pool.context) { index } }
@@ -266,7 +266,7 @@ struct ThreadPoolTests {
 
     /// The global contexts' extra threads retire too, within their documented 2 seconds (the test
     /// allows far more, for a loaded machine), as the kernel counts them.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func theGlobalContextsExtraThreadsRetire() throws {
         let pool = try #require(ExecutionContext.global(qos: .userInteractive).scheduler.runner as? ThreadPool)
         let barrier = Barrier(count: 24)
@@ -296,7 +296,7 @@ struct ThreadPoolTests {
 
     /// A runner parked in a future's wait gives its slot up at once, with no monitor: here the
     /// only slot's job waits for a promise that the next queued job completes.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func aRunnerParkedOnAFutureGivesItsSlotUp() {
         for _ in 0..<50 {
             let pool = IsolatedPool(cpuSlots: 1, maxThreads: 2, detectsBlocking: false)
@@ -319,7 +319,7 @@ struct ThreadPoolTests {
     /// and sleeps before the reader's run ends, so that only that end, or the monitor, can start
     /// it; without a monitor, only that end. Each round counts only if the reader, not the
     /// worker, ran the first job.
-    @Test(.timeLimit(.minutes(5)), arguments: [true, false])
+    @Test(.hangGuard(minutes: 5), arguments: [true, false])
     func workQueuedWhileAReaderHoldsTheSlotRunsWhenTheReaderIsDone(monitored: Bool) {
         var roundsRunByTheReader = 0
         for _ in 0..<20 where roundsRunByTheReader < 3 {
@@ -342,7 +342,7 @@ struct ThreadPoolTests {
 
     /// A tree of futures, each waiting on its children with blocking reads, on a pool of one slot
     /// and two threads: readers inside work run queued children themselves.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func nestedWaitsFinishOnAPoolOfOneSlot() {
         let pool = IsolatedPool(cpuSlots: 1, maxThreads: 2)
         @Sendable func tree(_ depth: Int) -> Future<Int, Never> {
@@ -356,7 +356,7 @@ struct ThreadPoolTests {
 
     /// Job A waits for job B, both queued and neither read by anyone: B runs only if the pool
     /// starts another runner while A's is blocked.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func aBlockedRunnerDoesNotHoldBackOtherQueuedWork() {
         let pool = IsolatedPool(cpuSlots: 1, maxThreads: 4)
         for _ in 0..<100 {
@@ -375,7 +375,7 @@ struct ThreadPoolTests {
 
     /// Threads create futures on the global pools and read their own at once while other threads
     /// read them too, round after round: every work runs once, whoever runs it.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func everyJobRunsExactlyOnceUnderRacingSubmittersAndReaders() {
         let threads = RacingThreads(count: 4)
         defer { threads.stop() }
@@ -409,7 +409,7 @@ struct ThreadPoolTests {
 
     /// One future at a time, waited for without being read, so that each is submitted about when
     /// the worker that ran the one before it stops watching the queue: none is stranded.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func workSubmittedWhileTheWorkersGoIdleStillRuns() {
         for round in 0..<5_000 {
             let finished = Signal()
@@ -421,7 +421,7 @@ struct ThreadPoolTests {
     }
 
     /// Many more jobs than runners, never read: the workers drain them all.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func aLongQueueIsDrainedWithoutReaders() {
         let pool = IsolatedPool(cpuSlots: 2, maxThreads: 4)
         let count = 10_000
@@ -439,7 +439,7 @@ struct ThreadPoolTests {
         #expect(runs.allSatisfy { $0.value == 1 })
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func futuresReadAtOnceOnTheGlobalContextAreFreed() {
         let watched = (0..<1_000).map { index in
             let future = BackgroundFuture { index }
@@ -450,7 +450,7 @@ struct ThreadPoolTests {
     }
 
     /// Cancelling a queued future drops its work: the entry is skipped, never run, and freed.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func aCancelledQueuedFutureNeverRunsAndItsEntryIsFreed() throws {
         let pool = IsolatedPool(cpuSlots: 1, maxThreads: 1, detectsBlocking: false)
         let blocker = Gate()
@@ -474,7 +474,7 @@ struct ThreadPoolTests {
     /// A pool made for a context shuts down when the context is gone: once its queued work has
     /// run, its threads exit, and once the futures made on it (which refer to its scheduling) are
     /// gone too, it is freed.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard(minutes: 5))
     func aPoolOutlivesItsContextUntilItsWorkRanAndIsThenFreed() {
         let gate = Gate()
         var pool: IsolatedPool? = IsolatedPool(cpuSlots: 1, maxThreads: 2)

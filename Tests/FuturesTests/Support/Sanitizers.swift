@@ -1,3 +1,5 @@
+import Testing
+
 #if canImport(Glibc)
     import Glibc
 
@@ -36,4 +38,15 @@ func hangLimit(_ limit: Duration) -> Duration {
     if runsUnderThreadSanitizer { return limit * 4 }
     if runsUnderAddressSanitizer { return limit * 2 }
     return limit
+}
+
+extension Trait where Self == TimeLimitTrait {
+    /// A time limit that only guards against a hang, stretched under the sanitizers as
+    /// `hangLimit` is (x4 ThreadSanitizer, x2 AddressSanitizer): a ThreadSanitizer run with busy
+    /// cores beside it took 327 s for a `FutureProgress` test that takes one second alone, and
+    /// failed its plain two-minute limit though it was live.
+    static func hangGuard(minutes: Int) -> Self {
+        let factor = runsUnderThreadSanitizer ? 4 : runsUnderAddressSanitizer ? 2 : 1
+        return .timeLimit(.minutes(minutes * factor))
+    }
 }
