@@ -35,10 +35,12 @@ let runsUnderAddressSanitizer: Bool = dlsym(everyLoadedImage, "__asan_init") != 
 /// not fire on a slow but live run. Seen without it in a loaded ThreadSanitizer run: the random
 /// graph's 120-second watchdog fired with every node resolved and every reader done.
 func hangLimit(_ limit: Duration) -> Duration {
-    if runsUnderThreadSanitizer { return limit * 4 }
-    if runsUnderAddressSanitizer { return limit * 2 }
-    return limit
+    limit * sanitizerSlowdown
 }
+
+/// How many times a safety limit is stretched: 4 under ThreadSanitizer, 2 under
+/// AddressSanitizer, else 1 (`hangLimit`, `hangGuard`).
+let sanitizerSlowdown = runsUnderThreadSanitizer ? 4 : runsUnderAddressSanitizer ? 2 : 1
 
 extension Trait where Self == TimeLimitTrait {
     /// A time limit that only guards against a hang, stretched under the sanitizers as
@@ -46,7 +48,6 @@ extension Trait where Self == TimeLimitTrait {
     /// cores beside it took 327 s for a `FutureProgress` test that takes one second alone, and
     /// failed its plain two-minute limit though it was live.
     static func hangGuard(minutes: Int) -> Self {
-        let factor = runsUnderThreadSanitizer ? 4 : runsUnderAddressSanitizer ? 2 : 1
-        return .timeLimit(.minutes(minutes * factor))
+        .timeLimit(.minutes(minutes * sanitizerSlowdown))
     }
 }
