@@ -23,7 +23,8 @@ import Synchronization
 ///   hands them over without waking a sleeping thread for each.
 /// - An idle worker beyond `keptThreads` exits after `idleTimeout` without work.
 final class ThreadPool: JobRunner, @unchecked Sendable {
-    // @unchecked: `jobs`, `state` and `workers` are read and written only while `lock` is held;
+    // @unchecked: `jobs`, `state`, `workers` and `idleWaiters` are read and written only while
+    // `lock` is held;
     // `monitorWakeUps` only while `monitorCondition` is held; the rest is immutable or atomic.
 
     struct Configuration: Sendable {
@@ -56,6 +57,10 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
     /// Every other count of the pool, and the decisions made from them.
     @exclusivity(unchecked) private var state: PoolState
     @exclusivity(unchecked) private var workers: [WorkerRecord] = []
+    /// The idle workers that no wake-up token was sent to, most recently idle last: the ones a
+    /// decision to wake (`PoolState.Actions.wake`) chooses from, as many as
+    /// `state.idleWithoutToken`.
+    @exclusivity(unchecked) private var idleWaiters: [IdleWaiter] = []
 
     /// How many jobs were ever submitted: written under `lock`, read without it by a watching
     /// worker, on a cache line of its own.
@@ -183,16 +188,23 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
     func shutDown() {
         lock.lock()
         state.shutDown()
-        lock.broadcast()
+        wakeEveryIdleWorker()
         lock.unlock()
         wakeMonitor()
     }
 
     // MARK: Carrying out the state's decisions
 
-    /// The part of `actions` done under `lock`: wake-ups, and the mirror of the thread count.
+    /// The part of `actions` done under `lock`: wake-ups, each a token sent to the most recently
+    /// idle worker, and the mirror of the thread count.
     private func applyUnderLock(_ actions: PoolState.Actions) {
-        for _ in 0..<actions.wake { lock.signal() }
+        assert(idleWaiters.count == state.idleWithoutToken + actions.wake, "idle waiters and PoolState disagree")
+        for _ in 0..<actions.wake {
+            // `PoolState` wakes no more workers than are idle without a token.
+            let waiter = idleWaiters.removeLast()
+            waiter.hasToken = true
+            waiter.wakeUp.signal()
+        }
         if actions.spawn > 0 {
             threadCount.store(state.threads, ordering: .relaxed)
             recordPeak(state.threads)
@@ -207,6 +219,12 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
         case .start: startMonitorThread()
         case .wake: wakeMonitor()
         }
+    }
+
+    /// Wakes every idle worker without a token, after a shutdown: each then runs what is left or
+    /// exits. Called with `lock` held.
+    private func wakeEveryIdleWorker() {
+        for waiter in idleWaiters { waiter.wakeUp.signal() }
     }
 
     private func recordPeak(_ count: Int) {
@@ -234,10 +252,11 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
         let record = WorkerRecord(pool: self, probe: .ofCurrentThread(), thread: .current)
         let threadState = ThreadState.current
         threadState.worker = record
+        let waiter = IdleWaiter()
         lock.lock()
         workers.append(record)
         state.workerStarted()
-        runJobs(record: record, threadState: threadState)
+        runJobs(record: record, waiter: waiter)
         workers.removeAll { $0 === record }
         state.workerExited()
         threadCount.store(state.threads, ordering: .relaxed)
@@ -247,7 +266,7 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
 
     /// The worker's loop: each turn asks `state` what to do and does it. Called and returns with
     /// `lock` held.
-    private func runJobs(record: WorkerRecord, threadState: ThreadState) {
+    private func runJobs(record: WorkerRecord, waiter: IdleWaiter) {
         // Whether this worker has just watched the queue, in vain: it waits next instead.
         var watched = false
         // Whether the worker has just ended a job and is still in that job's state.
@@ -287,7 +306,7 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
             switch state.workerFoundNoJob(queuedEntries: jobs.count, computing: counts.computingNow, watched: watched) {
             case .exit:
                 // Workers that wait for a slot after the shutdown look again, and exit too.
-                lock.broadcast()
+                wakeEveryIdleWorker()
                 return
             case .watch:
                 lock.unlock()
@@ -301,7 +320,7 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
                 // someone else would spawn a thread instead of waking it.
                 applyUnderLock(actions)
                 apply(actions)
-                if waitForWakeUp() == .retire { return }
+                if waitForWakeUp(waiter) == .retire { return }
                 watched = false
             }
         }
@@ -340,19 +359,31 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
     /// How often a watching worker looks.
     private static let pollNanoseconds = EngineTiming.workerPollNanoseconds
 
-    /// Waits idle until a wake-up token comes; an extra thread gives up after `idleTimeout`
-    /// without one and retires. Called and returns with `lock` held.
-    private func waitForWakeUp() -> PoolState.WakeUp {
+    /// Waits idle until a wake-up token is sent to this worker (`waiter`); an extra thread gives up
+    /// after `idleTimeout` without one and retires. Called and returns with `lock` held.
+    private func waitForWakeUp(_ waiter: IdleWaiter) -> PoolState.WakeUp {
         let mayRetire = state.idleWaitBegan()
+        idleWaiters.append(waiter)
+        assert(idleWaiters.count == state.idleWithoutToken, "idle waiters and PoolState disagree")
         let deadline = WallClockDeadline.after(configuration.idleTimeout)
-        while state.idleWorkerKeepsWaiting(queuedEntries: jobs.count, computing: counts.computingNow) {
+        while state.idleWorkerKeepsWaiting(
+            hasToken: waiter.hasToken, queuedEntries: jobs.count, computing: counts.computingNow)
+        {
             if mayRetire {
-                if !lock.wait(until: deadline) { break }
+                if !lock.wait(for: waiter.wakeUp, until: deadline) { break }
             } else {
-                lock.wait()
+                lock.wait(for: waiter.wakeUp)
             }
         }
-        return state.idleWaitEnded(queuedEntries: jobs.count)
+        // A token sent as the wait timed out is taken all the same: the decision that sent it
+        // counts this worker as coming.
+        let tookToken = waiter.hasToken
+        if tookToken {
+            waiter.hasToken = false
+        } else if let index = idleWaiters.lastIndex(where: { $0 === waiter }) {
+            idleWaiters.remove(at: index)
+        }
+        return state.idleWaitEnded(queuedEntries: jobs.count, tookToken: tookToken)
     }
 
     /// The pool's counts and its workers' states, for messages and debugging.

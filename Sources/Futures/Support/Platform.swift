@@ -221,8 +221,9 @@ struct WallClockDeadline {
     }
 }
 
-/// A thread pool's lock and condition: a pthread mutex that, on Linux, spins a moment before it
-/// sleeps when it finds the lock taken (glibc's adaptive mutex), and a condition on it.
+/// A thread pool's lock: a pthread mutex that, on Linux, spins a moment before it sleeps when it
+/// finds the lock taken (glibc's adaptive mutex). Its workers wait for a wake-up each on a
+/// condition of its own (`PoolWakeUp`), with this lock.
 ///
 /// A pool's lock is held for a few dozen instructions at a time (a push; a pop and the census
 /// arithmetic), by the submitting thread once per job and by each worker once per job. With the
@@ -232,10 +233,9 @@ struct WallClockDeadline {
 /// work pool this pool replaced (BENCHMARKS.md, "This round"). Spinning first lets the holder
 /// leave instead.
 final class PoolLock: @unchecked Sendable {
-    // @unchecked: the mutex and the condition are the synchronization; their storage is
-    // allocated once, never moved, and freed in deinit, when no thread can use them.
+    // @unchecked: the mutex is the synchronization; its storage is allocated once, never moved,
+    // and freed in deinit, when no thread can use it.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
     init() {
         var attributes = pthread_mutexattr_t()
@@ -249,29 +249,52 @@ final class PoolLock: @unchecked Sendable {
         #endif
         pthread_mutex_init(mutex, &attributes)
         pthread_mutexattr_destroy(&attributes)
-        pthread_cond_init(condition, nil)
     }
 
     deinit {
-        pthread_cond_destroy(condition)
         pthread_mutex_destroy(mutex)
-        condition.deallocate()
         mutex.deallocate()
     }
 
     func lock() { pthread_mutex_lock(mutex) }
     func unlock() { pthread_mutex_unlock(mutex) }
-    /// Wakes one waiting thread.
-    func signal() { pthread_cond_signal(condition) }
-    /// Wakes every waiting thread.
-    func broadcast() { pthread_cond_broadcast(condition) }
-    /// Waits for a signal; called and returns with the lock held.
-    func wait() { pthread_cond_wait(condition, mutex) }
 
-    /// Waits for a signal until `deadline`; returns `false` if the deadline passed first. Called
-    /// and returns with the lock held.
-    func wait(until deadline: WallClockDeadline) -> Bool {
+    /// Waits until `wakeUp` is signalled (or spuriously); called and returns with the lock held.
+    func wait(for wakeUp: PoolWakeUp) { pthread_cond_wait(wakeUp.condition, mutex) }
+
+    /// Waits until `wakeUp` is signalled (or spuriously) or `deadline` passes; returns `false` if
+    /// the deadline passed first. Called and returns with the lock held.
+    func wait(for wakeUp: PoolWakeUp, until deadline: WallClockDeadline) -> Bool {
         var time = deadline.time
-        return pthread_cond_timedwait(condition, mutex, &time) != ETIMEDOUT
+        return pthread_cond_timedwait(wakeUp.condition, mutex, &time) != ETIMEDOUT
     }
+}
+
+/// The condition one worker of a thread pool waits on, with the pool's lock, and only that
+/// worker: a wake-up is sent to the worker chosen for it, never to whichever waiter the
+/// condition picks.
+///
+/// Why one condition per worker and not one per pool: glibc's condition variable can lose a
+/// `pthread_cond_signal` sent to a condition that several threads wait on (sourceware bug 25847,
+/// fixed upstream in 2025; Debian 12's glibc 2.36 has it): a waiter of an older group takes a
+/// signal, then gives it back to a group that changed meanwhile, and no waiter wakes. A pool
+/// whose idle workers all waited on one condition was seen, under AddressSanitizer with busy
+/// cores, with work queued, two wake-ups counted, and both its idle workers asleep in
+/// `pthread_cond_wait` for minutes (docs/testing.md, "Queued work not taken by idle workers";
+/// `scripts/condvar-lost-wakeup` stresses both patterns). A condition with one waiter at a time
+/// has no older group to take a signal from.
+final class PoolWakeUp: @unchecked Sendable {
+    // @unchecked: the condition is the synchronization; its storage is allocated once, never
+    // moved, and freed in deinit, when no thread waits on it.
+    fileprivate let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    init() { pthread_cond_init(condition, nil) }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        condition.deallocate()
+    }
+
+    /// Wakes the worker waiting on this condition, if it waits; send it with the pool's lock held.
+    func signal() { pthread_cond_signal(condition) }
 }

@@ -61,6 +61,26 @@ struct PoolStateTests {
         #expect(state.threads == 3 && state.starting == 2)
     }
 
+    @Test("a wake-up token is the chosen worker's alone: an idle worker without one keeps waiting")
+    func tokensAreSentToAWorker() {
+        var state = Self.pool(threads: 3, idle: true, cpuSlots: 4)
+        #expect(state.idleWithoutToken == 3)
+        let result = state.jobSubmitted(queuedEntries: 1, computing: 0)
+        #expect(result == Actions(wake: 1))
+        #expect(state.wakeTokens == 1 && state.idleWithoutToken == 2)
+        // The two workers the token was not sent to go on waiting, though a token is out: with
+        // one condition shared by every worker, whichever woke took it (see `PoolWakeUp`).
+        #expect(state.idleWorkerKeepsWaiting(hasToken: false, queuedEntries: 1, computing: 0))
+        #expect(!state.idleWorkerKeepsWaiting(hasToken: true, queuedEntries: 1, computing: 0))
+        // One of them times out meanwhile: it is not the coming runner, the token stays out.
+        let timedOut = state.idleWaitEnded(queuedEntries: 1, tookToken: false)
+        #expect(timedOut == .work)
+        #expect(state.wakeTokens == 1 && state.idleWithoutToken == 1)
+        let woken = state.idleWaitEnded(queuedEntries: 1, tookToken: true)
+        #expect(woken == .work)
+        #expect(state.wakeTokens == 0 && state.idle == 1 && state.idleWithoutToken == 1)
+    }
+
     @Test("idle workers are woken before threads are spawned, and each wake-up is counted once")
     func wakeBeforeSpawn() {
         var state = Self.pool(threads: 2, idle: true, cpuSlots: 4)
@@ -69,10 +89,10 @@ struct PoolStateTests {
         #expect(state.wakeTokens == 2 && state.starting == 2 && state.threads == 4)
         let result9 = state.monitorFreedSlots(queuedEntries: 10, computing: 0)
         #expect(result9 == Actions())
-        // Each woken worker takes one token.
-        let result10 = state.idleWaitEnded(queuedEntries: 10)
+        // Each woken worker takes the token sent to it.
+        let result10 = state.idleWaitEnded(queuedEntries: 10, tookToken: true)
         #expect(result10 == .work)
-        let result11 = state.idleWaitEnded(queuedEntries: 10)
+        let result11 = state.idleWaitEnded(queuedEntries: 10, tookToken: true)
         #expect(result11 == .work)
         #expect(state.wakeTokens == 0 && state.idle == 0)
     }
@@ -200,14 +220,14 @@ struct PoolStateTests {
         var state = Self.pool(threads: 3, idle: false)
         let result34 = state.idleWaitBegan()
         #expect(result34)  // 3 threads, 2 kept: it may retire
-        #expect(state.idleWorkerKeepsWaiting(queuedEntries: 0, computing: 0))
-        let result35 = state.idleWaitEnded(queuedEntries: 0)
+        #expect(state.idleWorkerKeepsWaiting(hasToken: false, queuedEntries: 0, computing: 0))
+        let result35 = state.idleWaitEnded(queuedEntries: 0, tookToken: false)
         #expect(result35 == .retire)
         state.workerExited()
         let result36 = state.idleWaitBegan()
         #expect(!result36)  // 2 threads, both kept
         // A kept worker whose wait ends without a token looks for work.
-        let result37 = state.idleWaitEnded(queuedEntries: 0)
+        let result37 = state.idleWaitEnded(queuedEntries: 0, tookToken: false)
         #expect(result37 == .work)
         #expect(state.idle == 0 && state.threads == 2)
     }
@@ -217,13 +237,13 @@ struct PoolStateTests {
         var state = Self.pool(threads: 2, idle: true)
         state.shutDown()
         // Work left, no free slot: the waiters go on waiting rather than spin.
-        #expect(state.idleWorkerKeepsWaiting(queuedEntries: 1, computing: 2))
+        #expect(state.idleWorkerKeepsWaiting(hasToken: false, queuedEntries: 1, computing: 2))
         // A free slot, or nothing left: they leave the wait.
-        #expect(!state.idleWorkerKeepsWaiting(queuedEntries: 1, computing: 1))
-        #expect(!state.idleWorkerKeepsWaiting(queuedEntries: 0, computing: 2))
-        let result38 = state.idleWaitEnded(queuedEntries: 1)
+        #expect(!state.idleWorkerKeepsWaiting(hasToken: false, queuedEntries: 1, computing: 1))
+        #expect(!state.idleWorkerKeepsWaiting(hasToken: false, queuedEntries: 0, computing: 2))
+        let result38 = state.idleWaitEnded(queuedEntries: 1, tookToken: false)
         #expect(result38 == .work)
-        let result39 = state.idleWaitEnded(queuedEntries: 0)
+        let result39 = state.idleWaitEnded(queuedEntries: 0, tookToken: false)
         #expect(result39 == .retire)
         let result40 = state.workerFoundNoJob(queuedEntries: 0, computing: 0, watched: false)
         #expect(result40 == .exit)

@@ -420,6 +420,28 @@ struct ThreadPoolTests {
         }
     }
 
+    /// Bursts of jobs onto a pool whose workers are all idle, each burst run to the end before the
+    /// next: nothing but a wake-up can start them, and no other worker comes by to take work a lost
+    /// wake-up left. Idle waits time out every millisecond, so timeouts race with wake-ups and
+    /// workers retire and start all the time. Shaped like the stall found by a soak, when idle
+    /// workers shared one condition (`PoolWakeUp`, `scripts/condvar-lost-wakeup`): the pool then
+    /// had queued work, two wake-ups counted, and both its idle workers asleep for minutes.
+    @Test(.hangGuard(minutes: 5))
+    func everyBurstOfWakeUpsIsTaken() {
+        let pool = IsolatedPool(
+            label: "ft-wake", cpuSlots: 8, maxThreads: 16, keptThreads: 4, idleTimeout: .milliseconds(1))
+        for round in 0..<(2_000 / sanitizerSlowdown) {
+            let burst = 1 + round % 12
+            let finished = DispatchSemaphore(value: 0)
+            for _ in 0..<burst { pool.context.execute { finished.signal() } }
+            let ran = (0..<burst).allSatisfy { _ in finished.wait(timeout: .now() + 60) == .success }
+            if !ran {
+                Issue.record("burst \(round) of \(burst) jobs never ran: \(pool.pool.stateDescription)")
+                return
+            }
+        }
+    }
+
     /// Many more jobs than runners, never read: the workers drain them all.
     @Test(.hangGuard(minutes: 5))
     func aLongQueueIsDrainedWithoutReaders() {

@@ -29,7 +29,8 @@ struct PoolState: Equatable {
     private(set) var threads = 0
     /// Workers waiting for a wake-up.
     private(set) var idle = 0
-    /// Wake-ups sent to idle workers and not yet taken.
+    /// Wake-ups sent to idle workers and not yet taken. Each is sent to one chosen worker
+    /// (`ThreadPool`'s idle waiters), which alone may take it.
     private(set) var wakeTokens = 0
     /// Workers spawned that have not yet looked for work.
     private(set) var starting = 0
@@ -188,29 +189,33 @@ struct PoolState: Equatable {
         return threads > keptThreads
     }
 
-    /// Whether a waiting worker goes on waiting: no wake-up token is there, and the pool is not
-    /// shut down with work it could run (nothing queued, so it exits, or a free slot). After a
-    /// shutdown a worker leaves its wait to run what is left, or to exit once nothing is; while
-    /// jobs are left and no slot is free, it waits like any other: returning at once would make
-    /// it spin, holding the lock that the runner about to free a slot must take.
-    func idleWorkerKeepsWaiting(queuedEntries: Int, computing: Int) -> Bool {
-        wakeTokens == 0 && !(isShutDown && (queuedEntries == 0 || computing < cpuSlots))
+    /// Whether a waiting worker goes on waiting: no wake-up token was sent to it (`hasToken`), and
+    /// the pool is not shut down with work it could run (nothing queued, so it exits, or a free
+    /// slot). After a shutdown a worker leaves its wait to run what is left, or to exit once
+    /// nothing is; while jobs are left and no slot is free, it waits like any other: returning at
+    /// once would make it spin, holding the lock that the runner about to free a slot must take.
+    func idleWorkerKeepsWaiting(hasToken: Bool, queuedEntries: Int, computing: Int) -> Bool {
+        !hasToken && !(isShutDown && (queuedEntries == 0 || computing < cpuSlots))
     }
 
     /// What a worker does after its wait for a wake-up.
     enum WakeUp: Equatable { case work, retire }
 
-    /// A worker's wait for a wake-up ended (a token came, the pool shut down, or the wait timed
-    /// out): it takes a token if one is there and looks for work, or retires.
-    mutating func idleWaitEnded(queuedEntries: Int) -> WakeUp {
+    /// A worker's wait for a wake-up ended (a token was sent to it, the pool shut down, or the
+    /// wait timed out): with its token (`tookToken`) it looks for work; without one it retires if
+    /// it is an extra thread and nothing is queued.
+    mutating func idleWaitEnded(queuedEntries: Int, tookToken: Bool) -> WakeUp {
         idle -= 1
-        if wakeTokens > 0 {
+        if tookToken {
             wakeTokens -= 1
             return .work
         }
         if isShutDown { return queuedEntries == 0 ? .retire : .work }
         return queuedEntries == 0 && threads > keptThreads ? .retire : .work
     }
+
+    /// Idle workers that no wake-up token was sent to: the ones a decision may wake.
+    var idleWithoutToken: Int { idle - wakeTokens }
 
     // MARK: Transitions of the monitor
 
@@ -254,7 +259,7 @@ struct PoolState: Equatable {
     private mutating func startRunners(limit: Int) -> Actions {
         let wanted = min(limit, runnersWanted)
         guard wanted > 0 else { return Actions() }
-        let wake = min(wanted, idle - wakeTokens)
+        let wake = min(wanted, idleWithoutToken)
         let spawn = min(wanted - wake, maxThreads - threads)
         wakeTokens += wake
         threads += spawn
