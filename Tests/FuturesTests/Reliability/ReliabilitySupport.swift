@@ -173,9 +173,14 @@ final class HangWatchdog: Sendable {
         let limit = hangLimit(limit)
         Thread.detachNewThread {
             if finished.wait(timeout: .now() + limit.dispatchInterval) == .timedOut {
-                let description = describe()
-                HangDump.write(reason: "hang detected after \(limit): \(description)")
-                fatalError("hang detected after \(limit): \(description)")
+                let message = "hang detected after \(limit): \(describe())"
+                HangDump.write(reason: message)
+                // Not `fatalError`: the runtime's crash handler would then copy every thread's
+                // stack for its backtrace, which AddressSanitizer reports as a stack-buffer
+                // underflow, and a soak's run stalled there for 13 minutes, until
+                // run-with-hang-dump's limit. The dump above has every thread's backtrace.
+                FileHandle.standardError.write(Data("Fatal error: \(message)\n".utf8))
+                _exit(EXIT_FAILURE)
             }
         }
     }
