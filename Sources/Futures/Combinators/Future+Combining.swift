@@ -298,9 +298,11 @@ extension Future {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<Value, Failure> {
-        precondition(
-            !futures.isEmpty, "Future.first(of:) needs at least one future; it was given none", file: fileID, line: line
-        )
+        guard !futures.isEmpty else {
+            misuse(
+                "Future.first(of:) needs at least one future; it was given none (with none, nothing could resolve it)",
+                file: fileID, line: line)
+        }
         return Future(derivingFrom: futures, fileID: fileID, line: line) { child in
             // The first source decides; the losers' callbacks go then (`keep`), not when each
             // loser resolves, which may be much later.
