@@ -51,6 +51,7 @@ public struct Promise<Value: Sendable, Failure: Error>: Sendable {
         /// ```swift
         /// let ready = Promise<Void, Never>()
         /// ```
+        @inlinable
         public init(fileID: StaticString = #fileID, line: UInt = #line) {
             future = Future(kind: .promise, work: nil, fileID: fileID, line: line)
         }
@@ -62,6 +63,7 @@ public struct Promise<Value: Sendable, Failure: Error>: Sendable {
     /// promise.succeed(42)
     /// ```
     /// - Returns: `true` if this call completed the promise; `false` if it was already complete.
+    @inlinable
     @discardableResult
     public func succeed(_ value: Value) -> Bool {
         future._complete(with: .success(value))
@@ -73,6 +75,7 @@ public struct Promise<Value: Sendable, Failure: Error>: Sendable {
     /// promise.fail(URLError(.timedOut))
     /// ```
     /// - Returns: `true` if this call completed the promise; `false` if it was already complete.
+    @inlinable
     @discardableResult
     public func fail(_ error: Failure) -> Bool {
         future._complete(with: .failure(error))
@@ -84,6 +87,7 @@ public struct Promise<Value: Sendable, Failure: Error>: Sendable {
     /// promise.complete(with: Result { try decode(data) })
     /// ```
     /// - Returns: `true` if this call completed the promise; `false` if it was already complete.
+    @inlinable
     @discardableResult
     public func complete(with result: Result<Value, Failure>) -> Bool {
         future._complete(with: result)
@@ -98,6 +102,7 @@ extension Promise where Value == Void {
     /// done.succeed()
     /// ```
     /// - Returns: `true` if this call completed the promise; `false` if it was already complete.
+    @inlinable
     @discardableResult
     public func succeed() -> Bool {
         future._complete(with: .success(()))
