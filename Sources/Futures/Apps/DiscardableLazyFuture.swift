@@ -277,7 +277,8 @@ public final class DiscardableLazyFuture<Value: Sendable, Failure: Error>: @unch
                         "DiscardableLazyFuture<\(Value.self)> created at \(fileID):\(line) was read from "
                             + "inside its own work")
                 }
-                condition.wait()
+                // Looked at again after a while: a lost broadcast costs a recheck, never a hang.
+                _ = condition.wait(until: Date(timeIntervalSinceNow: EngineTiming.lostWakeUpRecheck.seconds))
             case .empty:
                 let me = thread ?? ObjectIdentifier(Thread.current)
                 state.content = .computing(runner: me)

@@ -137,7 +137,8 @@ extension _FutureCore {
             _ = stripe.condition.wait(
                 until: Date(timeIntervalSinceNow: min(remaining.seconds, EngineTiming.longestConditionWait)))
         } else {
-            stripe.condition.wait()
+            // Looked at again after a while: a lost broadcast costs a recheck, never a hang.
+            _ = stripe.condition.wait(until: Date(timeIntervalSinceNow: EngineTiming.lostWakeUpRecheck.seconds))
         }
     }
 }

@@ -7,10 +7,13 @@
 /// sent to, so a signal that a condition variable could lose between several waiters never
 /// decides which worker runs (`PoolWakeUp` says why that matters).
 final class IdleWaiter: @unchecked Sendable {
-    // @unchecked: `hasToken` is read and written only under the pool's lock.
+    // @unchecked: `hasToken` and `tokenSentAt` are read and written only under the pool's lock.
 
     /// The condition this worker alone waits on.
     let wakeUp = PoolWakeUp()
     /// Whether a wake-up token was sent to this worker and not yet taken.
     var hasToken = false
+    /// When the token was sent (`monotonicNanoseconds()`), to tell a lost signal from a token sent
+    /// as a timed wait ended.
+    var tokenSentAt: UInt64 = 0
 }

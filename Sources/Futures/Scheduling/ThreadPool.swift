@@ -61,6 +61,9 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
     /// decision to wake (`PoolState.Actions.wake`) chooses from, as many as
     /// `state.idleWithoutToken`.
     @exclusivity(unchecked) private var idleWaiters: [IdleWaiter] = []
+    /// How many of the next wake-ups send their token without the signal, as a lost signal would
+    /// (tests of the recheck, `LostWakeUps`); read and written under `lock`.
+    @exclusivity(unchecked) private var signalsToDrop = 0
 
     /// How many jobs were ever submitted: written under `lock`, read without it by a watching
     /// worker, on a cache line of its own.
@@ -203,7 +206,12 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
             // `PoolState` wakes no more workers than are idle without a token.
             let waiter = idleWaiters.removeLast()
             waiter.hasToken = true
-            waiter.wakeUp.signal()
+            waiter.tokenSentAt = monotonicNanoseconds()
+            if signalsToDrop > 0 {
+                signalsToDrop -= 1
+            } else {
+                waiter.wakeUp.signal()
+            }
         }
         if actions.spawn > 0 {
             threadCount.store(state.threads, ordering: .relaxed)
@@ -365,14 +373,25 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
         let mayRetire = state.idleWaitBegan()
         idleWaiters.append(waiter)
         assert(idleWaiters.count == state.idleWithoutToken, "idle waiters and PoolState disagree")
-        let deadline = WallClockDeadline.after(configuration.idleTimeout)
+        let retireAt: UInt64
+        if mayRetire {
+            let (sum, overflow) = monotonicNanoseconds().addingReportingOverflow(configuration.idleTimeout.nanoseconds)
+            retireAt = overflow ? .max : sum
+        } else {
+            retireAt = .max
+        }
+        let recheck = EngineTiming.lostWakeUpRecheck.nanoseconds
         while state.idleWorkerKeepsWaiting(
             hasToken: waiter.hasToken, queuedEntries: jobs.count, computing: counts.computingNow)
         {
-            if mayRetire {
-                if !lock.wait(for: waiter.wakeUp, until: deadline) { break }
-            } else {
-                lock.wait(for: waiter.wakeUp)
+            let now = monotonicNanoseconds()
+            guard now < retireAt else { break }
+            // Even a kept thread, which never retires, looks again after `lostWakeUpRecheck`: a
+            // signal the platform loses then costs that long, never a hang (`LostWakeUps`).
+            let wait = min(retireAt - now, recheck)
+            if !lock.wait(for: waiter.wakeUp, until: .after(.nanoseconds(wait))), waiter.hasToken {
+                LostWakeUps.noteTokenFoundByRecheck(
+                    pool: configuration.label, sentNanosecondsAgo: monotonicNanoseconds() &- waiter.tokenSentAt)
             }
         }
         // A token sent as the wait timed out is taken all the same: the decision that sent it
@@ -384,6 +403,22 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
             idleWaiters.remove(at: index)
         }
         return state.idleWaitEnded(queuedEntries: jobs.count, tookToken: tookToken)
+    }
+
+    /// How many idle workers wait without a wake-up token (tests).
+    var idleWorkersWithoutToken: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return idleWaiters.count
+    }
+
+    /// Makes the next `count` wake-ups send their token without signalling the worker, as a
+    /// platform that loses signals would: for tests that the worker still finds it
+    /// (`LostWakeUps`).
+    func dropSignals(_ count: Int) {
+        lock.lock()
+        signalsToDrop += count
+        lock.unlock()
     }
 
     /// The pool's counts and its workers' states, for messages and debugging.

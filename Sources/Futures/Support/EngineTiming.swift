@@ -26,6 +26,13 @@ enum EngineTiming {
     /// of day-long ones.
     static var longestConditionWait: Double { 86_400 }
 
+    /// How long a thread that waits with no deadline of its own (a parked reader, an idle pool
+    /// worker, the pool's monitor) sleeps before it looks at what it waits for again. A wake-up
+    /// the platform loses (a condition-variable signal or a futex wake that reaches no waiter:
+    /// docs/testing.md, "Queued work not taken by idle workers") then costs at most this long,
+    /// never a hang; a look costs a few microseconds a second per waiting thread.
+    static var lostWakeUpRecheck: Duration { .seconds(1) }
+
     // MARK: Pools
 
     /// How long a pool's worker watches an empty queue before it waits, in nanoseconds; zero on a

@@ -442,6 +442,25 @@ struct ThreadPoolTests {
         }
     }
 
+    /// A wake-up whose signal the platform loses still reaches its worker, on the worker's next
+    /// look (`EngineTiming.lostWakeUpRecheck`), and is counted as recovered. Before the recheck,
+    /// a kept worker waited on its condition for ever and the job never ran.
+    @Test(.hangGuard(minutes: 5))
+    func aWakeUpWhoseSignalIsLostIsStillTaken() {
+        let pool = IsolatedPool(label: "ft-lost", cpuSlots: 1, maxThreads: 1, keptThreads: 1)
+        let warmedUp = DispatchSemaphore(value: 0)
+        pool.context.execute { warmedUp.signal() }
+        #expect(warmedUp.wait(timeout: .now() + 60) == .success)
+        // The only worker is idle without a token once it has watched the empty queue a moment.
+        #expect(eventually { pool.pool.idleWorkersWithoutToken == 1 })
+        let recoveredBefore = LostWakeUps.recoveredCount
+        pool.pool.dropSignals(1)
+        let ran = DispatchSemaphore(value: 0)
+        pool.context.execute { ran.signal() }
+        #expect(ran.wait(timeout: .now() + 60) == .success, "\(pool.pool.stateDescription)")
+        #expect(LostWakeUps.recoveredCount > recoveredBefore)
+    }
+
     /// Many more jobs than runners, never read: the workers drain them all.
     @Test(.hangGuard(minutes: 5))
     func aLongQueueIsDrainedWithoutReaders() {

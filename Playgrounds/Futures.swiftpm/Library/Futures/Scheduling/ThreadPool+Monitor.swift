@@ -117,7 +117,10 @@ extension ThreadPool {
 
     private func sleepUntilWoken() {
         monitorCondition.lock()
-        while monitorWakeUps == 0 { monitorCondition.wait() }
+        while monitorWakeUps == 0 {
+            // Looked at again after a while: a lost signal costs a recheck, never a hang.
+            _ = monitorCondition.wait(until: Date(timeIntervalSinceNow: EngineTiming.lostWakeUpRecheck.seconds))
+        }
         monitorWakeUps = 0
         monitorCondition.unlock()
     }

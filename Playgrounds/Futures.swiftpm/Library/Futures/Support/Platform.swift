@@ -260,9 +260,6 @@ final class PoolLock: @unchecked Sendable {
     func lock() { pthread_mutex_lock(mutex) }
     func unlock() { pthread_mutex_unlock(mutex) }
 
-    /// Waits until `wakeUp` is signalled (or spuriously); called and returns with the lock held.
-    func wait(for wakeUp: PoolWakeUp) { pthread_cond_wait(wakeUp.condition, mutex) }
-
     /// Waits until `wakeUp` is signalled (or spuriously) or `deadline` passes; returns `false` if
     /// the deadline passed first. Called and returns with the lock held.
     func wait(for wakeUp: PoolWakeUp, until deadline: WallClockDeadline) -> Bool {
