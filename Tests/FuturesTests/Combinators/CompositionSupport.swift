@@ -40,7 +40,8 @@ final class ThreadBarrier: @unchecked Sendable {
             generation += 1
             condition.broadcast()
         } else {
-            while generation == current { condition.wait() }
+            // Looked at again every second: a lost wake-up costs a second, never a hang.
+            while generation == current { _ = condition.wait(until: Date(timeIntervalSinceNow: 1)) }
         }
     }
 }

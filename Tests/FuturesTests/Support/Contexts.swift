@@ -76,7 +76,8 @@ final class ThreadPoolContext: Sendable {
         func next() -> (@Sendable () -> Void)? {
             condition.lock()
             defer { condition.unlock() }
-            while queue.isEmpty && !isStopping { condition.wait() }
+            // Looked at again every second: a lost wake-up costs a second, never a hang.
+            while queue.isEmpty && !isStopping { _ = condition.wait(until: Date(timeIntervalSinceNow: 1)) }
             return queue.isEmpty ? nil : queue.removeFirst()
         }
 

@@ -22,7 +22,8 @@ final class Gate: @unchecked Sendable {
     /// Blocks until the gate is open.
     func wait() {
         condition.lock()
-        while !isOpen { condition.wait() }
+        // Looked at again every second: a lost wake-up costs a second, never a hang.
+        while !isOpen { _ = condition.wait(until: Date(timeIntervalSinceNow: 1)) }
         condition.unlock()
     }
 }
