@@ -50,7 +50,7 @@ struct AsyncReadingTests {
         // registered its wake-up: had get() parked a thread, 2 pool threads could not hold 1,000 waits.
         let completer = onNewThread {
             for promise in promises {
-                while promise.future._state.load(ordering: .acquiring) & StateWord.callbacksBit == 0 { sched_yield() }
+                while promise.future._state.load(ordering: .acquiring) & StateWord.callbacksBit == 0 { pauseBriefly() }
             }
             for (index, promise) in promises.enumerated().reversed() { promise.succeed(index) }
         }

@@ -174,7 +174,7 @@ struct MisuseTests {
             } else {
                 // Complete only once the reader is parked (it sets the waiters bit under the lock it
                 // waits with), so that the huge deadline really reaches the condition wait.
-                while promise.future._state.load(ordering: .acquiring) & StateWord.waitersBit == 0 { sched_yield() }
+                while promise.future._state.load(ordering: .acquiring) & StateWord.waitersBit == 0 { pauseBriefly() }
                 promise.succeed(8)
             }
         }

@@ -303,7 +303,7 @@ func waitUntil(limit: Duration = .seconds(60), _ condition: () -> Bool) {
     let deadline = ContinuousClock.now + limit
     while !condition() {
         precondition(ContinuousClock.now < deadline, "the condition did not hold within \(limit)")
-        sched_yield()
+        pauseBriefly()
     }
 }
 

@@ -199,7 +199,7 @@ private func waitForEntry(
     let deadline = ContinuousClock.now + .seconds(60)
     while ContinuousClock.now < deadline {
         if let entry = entries(of: future).first(where: condition) { return entry }
-        sched_yield()
+        pauseBriefly()
     }
     return nil
 }

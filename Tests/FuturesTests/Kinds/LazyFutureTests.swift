@@ -73,7 +73,7 @@ struct LazyFutureTests {
             // Odd rounds hold the work a little so that late readers find it running and park.
             let future = LazyFuture {
                 runs.increment()
-                for _ in 0..<(round % 2 == 0 ? 0 : 20) { sched_yield() }
+                for _ in 0..<(round % 2 == 0 ? 0 : 20) { pauseBriefly() }
                 return Canary("round \(round)")
             }
             let seen = Collector<Canary>()

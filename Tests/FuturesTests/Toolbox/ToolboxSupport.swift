@@ -8,7 +8,7 @@ enum LoadError: Error, Equatable {
     case unreachable(Int)
 }
 
-/// Waits until `condition` holds, yielding the processor between looks, with a generous safety
+/// Waits until `condition` holds, sleeping a few microseconds between looks, with a generous safety
 /// limit so that a broken engine fails the test instead of hanging it. For events that happen on
 /// another thread with nothing to wait on (an object freed once a Dispatch block returns); never
 /// a timing assertion.
@@ -16,7 +16,7 @@ func eventuallyHolds(limit: Duration = .seconds(60), _ condition: () -> Bool) ->
     let deadline = ContinuousClock.now + limit
     while !condition() {
         if ContinuousClock.now > deadline { return false }
-        sched_yield()
+        pauseBriefly()
     }
     return true
 }
