@@ -119,7 +119,7 @@ struct FuzzerFindingsTests {
         var mismatches: [String] = []
         let serial = DispatchQueue(label: "fuzzer-findings.serial")
         let context = ExecutionContext.queue(serial)
-        let watchdog = HangWatchdog(limit: .seconds(60)) {
+        let watchdog = HangWatchdog(limit: .seconds(180)) {
             "a reader on a serial queue never woke (\(shape), inside work: \(insideWork))"
         }
         defer { watchdog.disarm() }
@@ -244,7 +244,7 @@ struct FuzzerFindingsTests {
 
     @Test("a derived future that lets go of a pending source on its own stripe does not deadlock")
     func droppingASourceOnTheSameStripeDoesNotDeadlock() async {
-        let watchdog = HangWatchdog(limit: .seconds(60)) {
+        let watchdog = HangWatchdog(limit: .seconds(180)) {
             "resolving a derived future whose pending source shares its stripe deadlocked"
         }
         defer { watchdog.disarm() }
