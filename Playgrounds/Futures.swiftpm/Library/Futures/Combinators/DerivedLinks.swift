@@ -12,65 +12,126 @@ final class DerivedLinks: @unchecked Sendable {
     // stripe is locked (`_FutureCore.withLinks`), or in the owner's deinit, when no other thread
     // can reach it.
 
-    /// The futures the owner waits on now; emptied when it resolves.
-    private var sources: [Upstream]
+    /// The first of the futures the owner waits on now, held as `Upstream` holds a source
+    /// (`firstOwned` if it is lazy, `firstWatched` otherwise), without an array or an `Upstream`
+    /// value: most derived futures have one source. Emptied when the owner resolves.
+    @exclusivity(unchecked) private var firstOwned: _FutureCore?
+    @exclusivity(unchecked) private weak var firstWatched: _FutureCore?
+    /// The other futures the owner waits on now, after the first.
+    @exclusivity(unchecked) private var moreSources: [Upstream] = []
     /// Registers the callbacks that resolve the owner; run once, then dropped. `nil` for a
     /// future connected when it was made.
-    var connect: (@Sendable (_FutureCore) -> Void)?
+    @exclusivity(unchecked) var connect: (@Sendable (_FutureCore) -> Void)?
     /// Whether a reader asked for the value without blocking, so that sources met later are
     /// started on a context rather than run by whichever thread resolves the current one.
-    var demandedWithoutBlocking = false
+    @exclusivity(unchecked) var demandedWithoutBlocking = false
     /// The blocking readers parked below this future, to wake when its sources change (see
     /// `ParkedReaderWakeUp`).
-    var parkedReaders: [ParkedReaderWakeUp] = []
+    @exclusivity(unchecked) var parkedReaders: [ParkedReaderWakeUp] = []
     /// What the owner undoes once it is decided: the callbacks it parked on sources that may
     /// still be pending (the losers of a race), and the timer of a timeout. See `keep(_:)`.
-    var detachments: [Detachment] = []
+    @exclusivity(unchecked) var detachments: [Detachment] = []
+    /// The owner's callbacks that are never taken back (the next step of a chain, a user's
+    /// `onSuccess`), in registration order: held here rather than in the parking lot's table,
+    /// which costs a hash, an insert and a removal per callback and grows with every pending
+    /// future of a long chain (`_FutureCore.addResolutionCallback(_:takenBack:)`).
+    @exclusivity(unchecked) var callbacks: ParkedCallbacks?
+    /// Whether callbacks of the owner that may be taken back wait in the parking lot's table.
+    @exclusivity(unchecked) var hasTableCallbacks = false
 
     init(upstreams: [_FutureCore], connect: (@Sendable (_FutureCore) -> Void)?) {
-        self.sources = upstreams.map(Upstream.init)
         self.connect = connect
+        if !upstreams.isEmpty { setSources(upstreams) }
     }
 
     /// The links of a future derived from `source` alone and connected when made.
     init(source: _FutureCore) {
-        self.sources = [Upstream(source)]
         self.connect = nil
+        setFirst(source)
+    }
+
+    private func setFirst(_ source: _FutureCore?) {
+        if let source, source._kind.isLazy {
+            firstOwned = source
+            firstWatched = nil
+        } else {
+            firstOwned = nil
+            firstWatched = source
+        }
+    }
+
+    private func setSources(_ sources: [_FutureCore]) {
+        setFirst(sources.first)
+        moreSources = sources.count > 1 ? sources.dropFirst().map(Upstream.init) : []
     }
 
     /// The futures the owner waits on now that are still alive.
     var upstreams: [_FutureCore] {
-        get { sources.compactMap(\.future) }
-        set { sources = newValue.map(Upstream.init) }
+        get {
+            guard let first = firstOwned ?? firstWatched else { return moreSources.compactMap(\.future) }
+            return moreSources.isEmpty ? [first] : [first] + moreSources.compactMap(\.future)
+        }
+        set { setSources(newValue) }
     }
 
     /// Takes the sources and the detachments out, for a future that has resolved: the caller
     /// releases and undoes them outside the lock.
-    func takeForResolution() -> ([Upstream], [Detachment]) {
+    func takeForResolution() -> (TakenSources, [Detachment]) {
         defer {
-            sources = []
+            firstOwned = nil
+            firstWatched = nil
+            moreSources = []
             detachments = []
         }
-        return (sources, detachments)
+        return (TakenSources(owned: firstOwned, more: moreSources), detachments)
     }
 
     /// Hands what the links hold to the release trampoline, so that freeing a long unread chain
     /// releases it link by link instead of one nested deinit per link.
     func releaseIteratively() {
         ReleaseTrampoline.release { list in
-            if !sources.isEmpty {
-                list.append(sources)
-                sources = []
+            if let firstOwned {
+                list.append(firstOwned)
+                self.firstOwned = nil
+            }
+            if !moreSources.isEmpty {
+                list.append(moreSources)
+                moreSources = []
             }
             if let connect {
                 list.append(connect)
                 self.connect = nil
+            }
+            // The callbacks of a future freed before it resolved hold what they would have
+            // resolved: the next futures of a chain, freed here one by one too.
+            if let callbacks {
+                list.append(callbacks)
+                self.callbacks = nil
             }
         }
         // A timer holds its future until it fires or is cancelled, and a callback holds the
         // future it resolves, so an owner freed with detachments kept only finished ones.
         detachments = []
     }
+}
+
+/// The sources a resolved derived future let go of, to release outside its stripe's lock: the
+/// first if it was held strongly (a weak link was dropped under the lock: that frees no future),
+/// and the others.
+struct TakenSources {
+    var owned: _FutureCore?
+    var more: [Upstream]
+
+    /// Moves them into the release trampoline's `list`.
+    mutating func move(into list: inout [Any]) {
+        if let owned { list.append(owned) }
+        owned = nil
+        if !more.isEmpty { list.append(more) }
+        more = []
+    }
+
+    /// Whether releasing these sources can free a future.
+    var holdsAStrongSource: Bool { owned != nil || !more.isEmpty }
 }
 
 /// A derived future's link to one source.
@@ -223,14 +284,16 @@ extension _FutureCore {
     /// is released here, outside the lock.
     @usableFromInline
     final func dropUpstreams() {
-        let taken = withLinks { links -> ([Upstream], [Detachment]) in
+        let taken = withLinks { links -> (TakenSources, [Detachment]) in
             links.parkedReaders = []
             return links.takeForResolution()
         }
-        guard let (sources, detachments) = taken else { return }
+        guard let (taken, detachments) = taken else { return }
         for detachment in detachments { detachment.detach() }
-        var released = sources
-        releaseOutsideTheLock(&released)
+        var sources = taken
+        if sources.holdsAStrongSource {
+            ReleaseTrampoline.release { list in sources.move(into: &list) }
+        }
     }
 
     /// Releases sources that a derived future let go of, after its stripe's lock is released.
@@ -265,7 +328,7 @@ extension _FutureCore {
     /// sources alive.
     final func _dropLinks() {
         guard case .sources(let links) = _links else { return }
-        var sources: [Upstream] = []
+        var sources = TakenSources(owned: nil, more: [])
         var detachments: [Detachment] = []
         var connect: (@Sendable (_FutureCore) -> Void)?
         ParkingLot.stripe(for: self).withLock {
@@ -277,9 +340,8 @@ extension _FutureCore {
         // Released here, outside the stripe's lock (their deinits may take stripes' locks), and
         // through the trampoline, so that a long unread chain is freed without deep recursion.
         ReleaseTrampoline.release { list in
-            if !sources.isEmpty { list.append(sources) }
+            sources.move(into: &list)
             if let connect { list.append(connect) }
-            sources = []
             connect = nil
         }
     }

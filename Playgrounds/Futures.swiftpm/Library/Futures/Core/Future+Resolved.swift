@@ -17,6 +17,7 @@ extension Future {
     ///   - value: The value.
     ///   - fileID: Leave the default: see <doc:CreationSites>.
     ///   - line: Leave the default.
+    @inlinable
     public convenience init(value: Value, fileID: StaticString = #fileID, line: UInt = #line) {
         self.init(resolved: .success(value), fileID: fileID, line: line)
     }
@@ -32,6 +33,7 @@ extension Future {
     ///   - failure: The error.
     ///   - fileID: Leave the default: see <doc:CreationSites>.
     ///   - line: Leave the default.
+    @inlinable
     public convenience init(failure: Failure, fileID: StaticString = #fileID, line: UInt = #line) {
         self.init(resolved: .failure(failure), fileID: fileID, line: line)
     }
@@ -45,6 +47,7 @@ extension Future {
     ///   - result: The value or the error.
     ///   - fileID: Leave the default: see <doc:CreationSites>.
     ///   - line: Leave the default.
+    @inlinable
     public convenience init(result: Result<Value, Failure>, fileID: StaticString = #fileID, line: UInt = #line) {
         self.init(resolved: result, fileID: fileID, line: line)
     }
@@ -64,6 +67,7 @@ extension Future where Failure == Never {
     ///   - value: The value.
     ///   - fileID: Leave the default: see <doc:CreationSites>.
     ///   - line: Leave the default.
+    @inlinable
     public convenience init(value: Value, fileID: StaticString = #fileID, line: UInt = #line) {
         self.init(resolved: .success(value), fileID: fileID, line: line)
     }

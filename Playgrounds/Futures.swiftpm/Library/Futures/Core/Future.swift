@@ -56,8 +56,10 @@ public class Future<Value: Sendable, Failure: Error>: _FutureCore, @unchecked Se
         super.init(state: .initial(kind: kind, fileID: fileID, line: line), links: links)
     }
 
-    /// A future resolved with `result` from the start.
-    @usableFromInline
+    /// A future resolved with `result` from the start. Inlinable, as `init(kind:…)` is: made
+    /// unspecialized, it asked the runtime for the slot's and the result's metadata each time,
+    /// which was most of the cost of a `flatMap` step that returns `Future(value:)`.
+    @inlinable
     init(resolved result: Result<Value, Failure>, fileID: StaticString, line: UInt) {
         _slot = FutureSlot(result)
         var state = StateWord.initial(kind: .promise, fileID: fileID, line: line)
