@@ -30,13 +30,6 @@ final class DerivedLinks: @unchecked Sendable {
     /// What the owner undoes once it is decided: the callbacks it parked on sources that may
     /// still be pending (the losers of a race), and the timer of a timeout. See `keep(_:)`.
     @exclusivity(unchecked) var detachments: [Detachment] = []
-    /// The owner's callbacks that are never taken back (the next step of a chain, a user's
-    /// `onSuccess`), in registration order: held here rather than in the parking lot's table,
-    /// which costs a hash, an insert and a removal per callback and grows with every pending
-    /// future of a long chain (`_FutureCore.addResolutionCallback(_:takenBack:)`).
-    @exclusivity(unchecked) var callbacks: ParkedCallbacks?
-    /// Whether callbacks of the owner that may be taken back wait in the parking lot's table.
-    @exclusivity(unchecked) var hasTableCallbacks = false
 
     init(upstreams: [_FutureCore], connect: (@Sendable (_FutureCore) -> Void)?) {
         self.connect = connect
@@ -100,12 +93,6 @@ final class DerivedLinks: @unchecked Sendable {
             if let connect {
                 list.append(connect)
                 self.connect = nil
-            }
-            // The callbacks of a future freed before it resolved hold what they would have
-            // resolved: the next futures of a chain, freed here one by one too.
-            if let callbacks {
-                list.append(callbacks)
-                self.callbacks = nil
             }
         }
         // A timer holds its future until it fires or is cancelled, and a callback holds the

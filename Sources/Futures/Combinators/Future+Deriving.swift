@@ -66,16 +66,11 @@ extension Future {
 
     /// Calls `body` with the result once the future resolves: at once on this thread if it
     /// already has, otherwise on the thread that resolves it. Never starts work. Returns the
-    /// registration of a parked callback, as `_onResolution` does; `takenBack: false` promises
-    /// that it is never used (`addResolutionCallback(_:takenBack:)`).
+    /// registration of a parked callback, as `_onResolution` does.
     @inlinable
     @discardableResult
-    func _whenResolved(
-        takenBack: Bool = true, _ body: @escaping @Sendable (Result<Value, Failure>) -> Void
-    ) -> CallbackRegistration? {
-        _addResolutionCallback(takenBack: takenBack) { future in
-            body(unsafeDowncast(future, to: Future<Value, Failure>.self)._result)
-        }
+    func _whenResolved(_ body: @escaping @Sendable (Result<Value, Failure>) -> Void) -> CallbackRegistration? {
+        _addResolutionCallback { future in body(unsafeDowncast(future, to: Future<Value, Failure>.self)._result) }
     }
 
     /// Calls `body` with this future once it resolves, as `_whenResolved` does.
@@ -84,10 +79,8 @@ extension Future {
     ///   (`keep(_:)`, `removeResolutionCallback`); `nil` if it ran already.
     @inlinable
     @discardableResult
-    func _onResolution(
-        takenBack: Bool = true, _ body: @escaping @Sendable (Future<Value, Failure>) -> Void
-    ) -> CallbackRegistration? {
-        _addResolutionCallback(takenBack: takenBack) { (future: _FutureCore) in
+    func _onResolution(_ body: @escaping @Sendable (Future<Value, Failure>) -> Void) -> CallbackRegistration? {
+        _addResolutionCallback { (future: _FutureCore) in
             body(unsafeDowncast(future, to: Future<Value, Failure>.self))
         }
     }
@@ -134,10 +127,8 @@ extension _FutureCore {
     /// `addResolutionCallback`, for inlinable code.
     @usableFromInline
     @discardableResult
-    final func _addResolutionCallback(
-        takenBack: Bool = true, _ callback: @escaping @Sendable (_FutureCore) -> Void
-    ) -> CallbackRegistration? {
-        addResolutionCallback(callback, takenBack: takenBack)
+    final func _addResolutionCallback(_ callback: @escaping @Sendable (_FutureCore) -> Void) -> CallbackRegistration? {
+        addResolutionCallback(callback)
     }
 
     /// `wait(on:)`, for inlinable code.

@@ -6,18 +6,10 @@ extension _FutureCore {
     /// The registered callback does not capture the future: the parking lot hands it over at
     /// resolution, so a pending future with callbacks can still be freed.
     ///
-    /// `takenBack: false` promises that the callback is never taken back (its registration is
-    /// dropped): a derived future then holds it in its own links, under the same stripe lock,
-    /// instead of in the parking lot's table, so that a step of a chain of maps costs no hashing
-    /// and no table entry. Callbacks that may be taken back stay in the table, which finds them
-    /// from their registration alone, and the two are handed over merged in registration order.
-    ///
     /// - Returns: The registration of a callback parked until resolution, with which a reader
     ///   that stops waiting takes it back (`removeResolutionCallback`); `nil` if it ran already.
     @discardableResult
-    final func addResolutionCallback(_ callback: @escaping ParkedCallback, takenBack: Bool = true)
-        -> CallbackRegistration?
-    {
+    final func addResolutionCallback(_ callback: @escaping ParkedCallback) -> CallbackRegistration? {
         if _isResolved {
             CallbackTrampoline.deliver(.one(ParkedEntry(token: 0, callback: callback)), to: self)
             return nil
@@ -32,19 +24,7 @@ extension _FutureCore {
         }
         stripe.lastToken &+= 1
         let token = stripe.lastToken
-        let entry = ParkedEntry(token: token, callback: callback)
-        if case .sources(let links) = _links {
-            if takenBack {
-                links.hasTableCallbacks = true
-                stripe.callbacks[key, default: .many([])].append(entry)
-            } else if links.callbacks == nil {
-                links.callbacks = .one(entry)
-            } else {
-                links.callbacks!.append(entry)
-            }
-        } else {
-            stripe.callbacks[key, default: .many([])].append(entry)
-        }
+        stripe.callbacks[key, default: .many([])].append(ParkedEntry(token: token, callback: callback))
         stripe.condition.unlock()
         return CallbackRegistration(key: key, token: token)
     }
@@ -78,18 +58,7 @@ extension _FutureCore {
     final func _announceResolution(previous word: StateWord) {
         let stripe = ParkingLot.stripe(for: self)
         stripe.condition.lock()
-        var callbacks: ParkedCallbacks?
-        if word.hasCallbacks {
-            if case .sources(let links) = _links {
-                callbacks = links.callbacks
-                links.callbacks = nil
-                if links.hasTableCallbacks, let table = stripe.callbacks.removeValue(forKey: ObjectIdentifier(self)) {
-                    callbacks = callbacks.map { $0.merged(with: table) } ?? table
-                }
-            } else {
-                callbacks = stripe.callbacks.removeValue(forKey: ObjectIdentifier(self))
-            }
-        }
+        let callbacks = word.hasCallbacks ? stripe.callbacks.removeValue(forKey: ObjectIdentifier(self)) : nil
         if word.hasWaiters { stripe.condition.broadcast() }
         stripe.condition.unlock()
         if let callbacks {
@@ -101,17 +70,11 @@ extension _FutureCore {
     /// while it is pending. For tests.
     final var _parkedCallbackCount: Int {
         let stripe = ParkingLot.stripe(for: self)
-        return stripe.withLock {
-            var count = stripe.callbacks[ObjectIdentifier(self)]?.count ?? 0
-            if case .sources(let links) = _links { count += links.callbacks?.count ?? 0 }
-            return count
-        }
+        return stripe.withLock { stripe.callbacks[ObjectIdentifier(self)]?.count ?? 0 }
     }
 
-    /// Drops the callbacks in the parking lot's table of a future that is freed before it
-    /// resolves (those held in a derived future's links go with the links, `releaseIteratively`).
+    /// Drops the callbacks of a future that is freed before it resolves.
     final func _discardParkedCallbacks() {
-        if case .sources(let links) = _links, !links.hasTableCallbacks { return }
         let stripe = ParkingLot.stripe(for: self)
         let dropped = stripe.withLock { stripe.callbacks.removeValue(forKey: ObjectIdentifier(self)) }
         _ = dropped  // released here, outside the lock: their captures may run deinits

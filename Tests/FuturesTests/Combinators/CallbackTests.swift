@@ -23,27 +23,6 @@ struct CallbackTests {
         #expect(failures.value == 0)
     }
 
-    /// A derived future keeps the callbacks that are never taken back (the next step of a chain,
-    /// an `onSuccess`) in its links, and those that may be (a cancellable `get()`, a race's) in
-    /// the parking lot's table; on resolution they run merged, in registration order (Promises/A+
-    /// 2.2.6), and one taken back never runs.
-    @Test("a derived future's callbacks, kept in two places, run in registration order")
-    func callbacksKeptInTwoPlacesRunInOrder() {
-        let promise = Promise<Int, Never>()
-        let derived = promise.future.map { $0 + 1 }
-        let order = Collector<Int>()
-        for index in 0..<6 {
-            derived._addResolutionCallback(takenBack: index % 3 == 1) { _ in order.append(index) }
-        }
-        let takenBack = derived._addResolutionCallback(takenBack: true) { _ in order.append(99) }
-        _FutureCore.removeResolutionCallback(takenBack!)
-        derived.onSuccess { order.append(10 + $0) }
-        #expect(derived._parkedCallbackCount == 7)
-        promise.succeed(1)
-        #expect(order.all == [0, 1, 2, 3, 4, 5, 12])
-        #expect(derived._parkedCallbackCount == 0)
-    }
-
     @Test("callbacks added after completion run once, at once, on the caller's thread")
     func callbacksAfterCompletion() {
         let promise = Promise<Int, TaggedError>()

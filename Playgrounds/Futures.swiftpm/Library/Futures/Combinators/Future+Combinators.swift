@@ -40,13 +40,11 @@ extension Future {
             // Connected now: one callback on the source, which calls `resolve` itself.
             let child = Future<NewValue, NewFailure>(
                 kind: .derived, links: .derived(from: self), work: nil, fileID: fileID, line: line)
-            _addResolutionCallback(takenBack: false) { parent in
-                resolve(unsafeDowncast(parent, to: Future<Value, Failure>.self), child)
-            }
+            _addResolutionCallback { parent in resolve(unsafeDowncast(parent, to: Future<Value, Failure>.self), child) }
             return child
         }
         return Future<NewValue, NewFailure>(derivingFrom: [self], fileID: fileID, line: line) { child in
-            self._onResolution(takenBack: false) { parent in resolve(parent, child) }
+            self._onResolution { parent in resolve(parent, child) }
         }
     }
 
@@ -101,7 +99,7 @@ extension Future {
                     return
                 }
                 child._wait(on: inner)
-                inner._onResolution(takenBack: false) { inner in
+                inner._onResolution { inner in
                     child.resolve(
                         with: inner._result.mapError { convertFailure($0) },
                         sourceCancelled: inner._isCancelled)

@@ -52,21 +52,6 @@ enum ParkedCallbacks {
         }
     }
 
-    /// These callbacks and `other`'s, in registration (token) order.
-    func merged(with other: ParkedCallbacks) -> ParkedCallbacks {
-        var entries = self.entries + other.entries
-        entries.sort { $0.token < $1.token }
-        return .many(entries)
-    }
-
-    /// The callbacks as an array.
-    private var entries: [ParkedEntry] {
-        switch self {
-        case .one(let entry): [entry]
-        case .many(let entries): entries
-        }
-    }
-
     /// Calls each callback with `future`, in order.
     func run(with future: _FutureCore) {
         switch self {
