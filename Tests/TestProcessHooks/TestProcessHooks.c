@@ -14,6 +14,8 @@ extern void futures_tests_collect_reports(void) __attribute__((weak));
 
 static int narrow_pool_requested = 0;
 
+#define FUTURES_TESTS_WIDTH "1"
+
 static void *process_started(void *unused) {
     (void)unused;
     if (futures_tests_process_started) futures_tests_process_started();
@@ -30,6 +32,12 @@ __attribute__((constructor)) static void futures_tests_start(void) {
     const char *print_reports = getenv("FUTURES_TEST_PRINT_REPORTS");
     if ((print_reports == NULL || strcmp(print_reports, "1") != 0) && futures_tests_collect_reports)
         futures_tests_collect_reports();
+    // How many tests run at once (docs/testing.md, "How many tests run at once"). Swift Testing
+    // starts every test at once by default, and a task's continuations wait in the cooperative
+    // pool's queue behind every test not yet started: under a sanitizer on a busy machine, an async
+    // test of a second's work took 232 s of a 311 s run, and one CI run passed its 240 s limit. A
+    // width bounds that wait by what this many tests do. A value already set wins.
+    setenv("SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH", FUTURES_TESTS_WIDTH, 0);
     // Swift code runs once the runtime is up: on a thread of its own, not in this constructor.
     pthread_t thread;
     if (pthread_create(&thread, NULL, process_started, NULL) == 0) pthread_detach(thread);

@@ -95,8 +95,18 @@ enum HangDump {
         text += "tasks suspended in get(): \(FutureDiagnostics.suspendedTasks)\n"
         text += "narrow pool: \(NarrowPool.heldThreads.load(ordering: .relaxed)) cooperative threads held\n"
         text += "diagnostic reports collected (not printed): \(CollectedReports.summary)\n"
-        ThreadPool.forEachLivePool { pool in text += "pool \(pool.stateDescription)\n" }
-        if backtraces { text += threadBacktraces() }
+        var pools = ""
+        ThreadPool.forEachLivePool { pool in pools += "pool \(pool.stateDescription)\n" }
+        text += pools
+        guard backtraces else { return text + "=== end of hang dump ===\n" }
+        let (full, condensed) = threadBacktraces()
+        text += full
+        // The same in a few lines, last: a CI log is often read from its end only.
+        text += "=== hang summary of process \(getpid()) ===\n\(reason)\n"
+        text += "futures waited for or queued: \(futures.count); blocking readers parked: \(parked.count); "
+        text += "tasks suspended in get(): \(FutureDiagnostics.suspendedTasks)\n"
+        text += pools
+        text += "threads, by stack (innermost function ← first frames in this package):\n" + condensed
         return text + "=== end of hang dump ===\n"
     }
 
@@ -107,13 +117,13 @@ enum HangDump {
 
     /// Every thread's backtrace, from gdb attached to this process for a moment; a line saying
     /// why not if gdb is not installed or `FUTURES_HANG_BACKTRACES=0`.
-    static func threadBacktraces() -> String {
+    static func threadBacktraces() -> (full: String, condensed: String) {
         let gdb = "/usr/bin/gdb"
         guard ProcessInfo.processInfo.environment["FUTURES_HANG_BACKTRACES"] != "0" else {
-            return "thread backtraces: off (FUTURES_HANG_BACKTRACES=0)\n"
+            return ("thread backtraces: off (FUTURES_HANG_BACKTRACES=0)\n", "  (none)\n")
         }
         guard FileManager.default.isExecutableFile(atPath: gdb) else {
-            return "thread backtraces: gdb is not installed\n"
+            return ("thread backtraces: gdb is not installed\n", "  (none)\n")
         }
         // gdb writes to a file, not a pipe: while it is attached every thread of this process is
         // stopped, the reader of a pipe too, and a pipe that fills (the backtraces of a hundred
@@ -122,7 +132,7 @@ enum HangDump {
             "futures-hang-\(getpid())-\(UUID()).txt")
         guard FileManager.default.createFile(atPath: path.path, contents: nil),
             let output = try? FileHandle(forWritingTo: path)
-        else { return "thread backtraces: no file for gdb's output\n" }
+        else { return ("thread backtraces: no file for gdb's output\n", "  (none)\n") }
         defer { try? FileManager.default.removeItem(at: path) }
         // Only one dump attaches gdb at a time: a process can have one tracer.
         return gdbLock.withLock {
@@ -138,13 +148,31 @@ enum HangDump {
             do {
                 try process.run()
             } catch {
-                return "thread backtraces: gdb did not start: \(error)\n"
+                return ("thread backtraces: gdb did not start: \(error)\n", "  (none)\n")
             }
             process.waitUntilExit()
             try? output.close()
             let text = (try? String(contentsOf: path, encoding: .utf8)) ?? ""
-            return "thread backtraces (gdb):\n" + text
+            return ("thread backtraces (gdb):\n" + text, condensedBacktraces(of: path))
         }
+    }
+
+    /// gdb's backtraces in `file`, one line per distinct stack (`scripts/condense-backtraces`).
+    static func condensedBacktraces(of file: URL) -> String {
+        let script = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/condense-backtraces")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script.path, file.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        do { try process.run() } catch { return "  (scripts/condense-backtraces did not start: \(error))\n" }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+        let shown = lines.prefix(30).joined(separator: "\n") + "\n"
+        return lines.count > 30 ? shown + "  … and \(lines.count - 30) more stacks\n" : shown
     }
 
     private static let gdbLock = NSLock()
