@@ -120,14 +120,16 @@ struct FutureProgressTests {
         let progress = FutureProgress(total: items.count + 1)
         progress.track(unrelated.future)
         let made = Counter()
+        let inFlight = LockedBox([Future<Int, any Error>]())
         let pages = Future.all(items, maxConcurrent: 2) { item in
             made.increment()
-            return progress.track(
-                BackgroundFuture { () throws -> Int in
-                    started.send()
-                    gate.wait()
-                    return item
-                })
+            let page = BackgroundFuture { () throws -> Int in
+                started.send()
+                gate.wait()
+                return item
+            }
+            inFlight.withLock { $0.append(page) }
+            return progress.track(page)
         }
         progress.cancelOnProgressCancellation(pages)
         let bothStarted = await onPlainThread { started.wait() && started.wait() }
@@ -141,6 +143,14 @@ struct FutureProgressTests {
             #expect(error is CancellationError)
         }
         #expect(pages.isCancelled)
+        // The bounded all cancels its futures in flight from its own callback on `pages`, which
+        // the cancelling thread (Foundation's handler) may still be running when `get()` has
+        // already seen `pages` resolved: wait for it before the work may end (a ThreadSanitizer
+        // run of CI opened the gate first, and one page succeeded).
+        let inFlightCancelled = await onPlainThread {
+            eventuallyHolds { inFlight.withLock { $0 }.allSatisfy(\.isCancelled) }
+        }
+        #expect(inFlightCancelled)
         gate.open()
         // The held futures were cancelled: their work ends when the gate opens, not before.
         await drainMainQueue()
