@@ -8,6 +8,22 @@ func drainMainQueue() async {
     }
 }
 
+/// Drains the main queue until `done` holds, or `limit` (stretched under a sanitizer) has passed.
+///
+/// A progress's counts reach the main actor some time after its futures resolve, not at a point
+/// a reader can see: a reader may find a future resolved while the resolving thread is still
+/// running the callback that counts it, and only then queues the main-actor update. One turn of
+/// the main queue is then too early (the soak of 4fd96f5 saw 299 of 300 twice, with busy
+/// processes beside it). A test waits for the counts instead, then checks them exactly.
+@MainActor
+func settle(limit: Duration = .seconds(60), until done: @MainActor () -> Bool) async {
+    let deadline = ContinuousClock.now + hangLimit(limit)
+    while !done(), ContinuousClock.now < deadline {
+        await drainMainQueue()
+        if !done() { try? await Task.sleep(for: .milliseconds(1)) }
+    }
+}
+
 /// Runs `body(index)` on `count` plain threads of their own at once, and resumes when every
 /// call has returned; the awaiting task's thread is never blocked.
 func onThreads(_ count: Int, _ body: @escaping @Sendable (_ index: Int) -> Void) async {

@@ -26,7 +26,7 @@ struct FutureProgressTests {
                     }
                 }
             }
-            await drainMainQueue()
+            await settle { progress.completed == count }
             let failures = (0..<count).count { $0.isMultiple(of: 7) }
             #expect(progress.completed == count)
             #expect(progress.failed == failures)
@@ -71,7 +71,7 @@ struct FutureProgressTests {
         #expect(runs.value == 0)
         #expect(progress.completed == 0)
         _ = await Future.all(tables).get()
-        await drainMainQueue()
+        await settle { progress.completed == 10 }
         #expect(runs.value == 10)
         #expect(progress.completed == 10)
     }
@@ -84,7 +84,7 @@ struct FutureProgressTests {
             progress.track(BackgroundFuture { () throws(ParseError) -> Int in item * 2 })
         }
         let values = try await pages.get()
-        await drainMainQueue()
+        await settle { progress.completed == items.count }
         #expect(values == items.map { $0 * 2 })
         #expect(progress.completed == items.count)
         #expect(progress.failed == 0)
@@ -103,7 +103,7 @@ struct FutureProgressTests {
         let settled = await Future.allSettled(loads).get()
         var streamed = 0
         for await _ in Future.completions(of: loads) { streamed += 1 }
-        await drainMainQueue()
+        await settle { settledProgress.completed == 100 && streamProgress.completed == 100 }
         #expect(settled.count == 100 && streamed == 100)
         for progress in [settledProgress, streamProgress] {
             #expect(progress.completed == 100)
@@ -153,13 +153,13 @@ struct FutureProgressTests {
         #expect(inFlightCancelled)
         gate.open()
         // The held futures were cancelled: their work ends when the gate opens, not before.
-        await drainMainQueue()
+        await settle { progress.completed == 2 }
         #expect(made.value == 2)
         #expect(!unrelated.future.isResolved)
         #expect(progress.completed == 2)
         #expect(progress.failed == 2)
         unrelated.succeed(1)
-        await drainMainQueue()
+        await settle { progress.completed == 3 }
         #expect(progress.completed == 3)
         // Bound after the cancellation: cancelled at once.
         let late = Promise<Int, any Error>()
