@@ -45,7 +45,7 @@ struct FutureProgressTests {
         let recorder = CompletedRecorder(progress)
         recorder.track()
         for load in loads { _ = await load.get() }
-        while !progress.isFinished { await drainMainQueue() }
+        await settle { progress.isFinished }
         await drainMainQueue()
         let values = recorder.seen
         #expect(recorder.offMain.value == 0)
