@@ -13,8 +13,9 @@ func drainMainQueue() async {
 /// A progress's counts reach the main actor some time after its futures resolve, not at a point
 /// a reader can see: a reader may find a future resolved while the resolving thread is still
 /// running the callback that counts it, and only then queues the main-actor update. One turn of
-/// the main queue is then too early (the soak of 4fd96f5 saw 299 of 300 twice, with busy
-/// processes beside it). A test waits for the counts instead, then checks them exactly.
+/// the main queue is then too early (a soak of 4fd96f5 beside busy processes saw 299 of 300
+/// in one test and 0 of 2 in another). A test waits for the counts instead, then checks them
+/// exactly.
 @MainActor
 func settle(limit: Duration = .seconds(60), until done: @MainActor () -> Bool) async {
     let deadline = ContinuousClock.now + hangLimit(limit)
