@@ -170,9 +170,7 @@ enum HangDump {
         do { try process.run() } catch { return "  (scripts/condense-backtraces did not start: \(error))\n" }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
-        let shown = lines.prefix(30).joined(separator: "\n") + "\n"
-        return lines.count > 30 ? shown + "  … and \(lines.count - 30) more stacks\n" : shown
+        return String(decoding: data, as: UTF8.self)
     }
 
     private static let gdbLock = NSLock()
