@@ -46,6 +46,46 @@ struct LongChainTests {
         }
     #endif
 
+    #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
+        @Test(
+            "a pending chain of 100,000 maps and flatMaps on a promise, dropped, is freed without overflowing the stack"
+        )
+        func droppingAPendingChain() async {
+            // Each link's callback, which holds the next link, is kept in its source's links
+            // (`DerivedLinks.heldCallback`), or in the parking lot's table where an `onSuccess` came
+            // first: freeing the chain must release them link by link. Before, the promise's
+            // future was freed, then each link from inside the deinit of the one before (SIGSEGV).
+            await oneExitTestAtATime {
+                await #expect(processExitsWith: .success) {
+                    weak var weakEnd: Future<Int, Never>?
+                    do {
+                        let promise = Promise<Int, Never>()
+                        var end: Future<Int, Never> = promise.future
+                        for step in 0..<LongChainTests.length {
+                            if step.isMultiple(of: 3) { end.onSuccess { _ in } }
+                            end = step.isMultiple(of: 2) ? end.map { $0 + 1 } : end.flatMap { Future(value: $0 + 1) }
+                        }
+                        weakEnd = end
+                    }
+                    guard weakEnd == nil else { fatalError("the dropped chain's end is still alive") }
+                }
+            }
+        }
+    #endif
+
+    @Test("a pending chain of 10,000 maps keeps no link's callback in the parking lot's table")
+    func pendingChainLeavesTheTableAlone() {
+        let before = ParkingLot.parkedCallbackKeyCount
+        let promise = Promise<Int, Never>()
+        var end: Future<Int, Never> = promise.future
+        for _ in 0..<10_000 { end = end.map { $0 + 1 } }
+        // The promise's callback is in the table; every derived link's is in its source's links.
+        // Other tests' futures share the table, but never 10,000 at once.
+        #expect(ParkingLot.parkedCallbackKeyCount - before < 100)
+        promise.succeed(0)
+        #expect(end.value == 10_000)
+    }
+
     @Test("reading the end of a lazy chain of 100,000 maps runs it, once, and frees it")
     func readingALazyChain() {
         let runs = CallCounter()

@@ -31,6 +31,37 @@ struct CallbackOrderTests {
         #expect(order.all == ["first", "second", "added by first"])
     }
 
+    /// A derived future keeps its first callback in its links and the others in the parking lot's
+    /// table (`addResolutionCallbackForGood`): the two places must still give one order.
+    @Test("a derived future's callbacks run in registration order, the first kept in its links")
+    func derivedFutureKeepsRegistrationOrder() {
+        let promise = Promise<Int, Never>()
+        let order = Collector<Int>()
+        let doubled = promise.future.map { $0 * 2 }
+        for index in 0..<5 { doubled.onComplete { _ in order.append(index) } }
+        let mapped = doubled.map { _ in order.append(5) }
+        doubled.onSuccess { _ in order.append(6) }
+        #expect(doubled._parkedCallbackCount == 7)
+        promise.succeed(1)
+        #expect(order.all == Array(0...6))
+        #expect(mapped.isResolved)
+    }
+
+    /// A callback that can be taken back (a timeout's, a cancelled wait's) goes to the table even
+    /// first: one taken back, the next callbacks still run in order.
+    @Test("callbacks after one taken back from a derived future run in registration order")
+    func orderAfterACallbackTakenBack() {
+        let promise = Promise<Int, Never>()
+        let order = Collector<Int>()
+        let doubled = promise.future.map { $0 * 2 }
+        // A race decided by a resolved future takes back the callback it parked on `doubled`.
+        #expect(Future.first(of: [Future(value: 0), doubled]).value == 0)
+        #expect(doubled._parkedCallbackCount == 0)
+        for index in 0..<3 { doubled.onComplete { _ in order.append(index) } }
+        promise.succeed(1)
+        #expect(order.all == [0, 1, 2])
+    }
+
     /// A derived future's callbacks run after the source's batch that resolved it, each batch in
     /// registration order.
     @Test("a derived future's callbacks run after the batch of the source that resolved it")
