@@ -31,6 +31,11 @@ final class DerivedLinks: @unchecked Sendable {
     /// What the owner undoes once it is decided: the callbacks it parked on sources that may
     /// still be pending (the losers of a race), and the timer of a timeout. See `keep(_:)`.
     @exclusivity(unchecked) var detachments: [Detachment] = []
+    /// The owner's first resolution callback, when it is one that is never taken back (a derived
+    /// future's connection, an `onSuccess`) and the owner is not lazy: kept here instead of in
+    /// the parking lot's table, which a chain of derived futures would otherwise fill with one
+    /// entry per link. See `_FutureCore.addResolutionCallbackForGood`.
+    @exclusivity(unchecked) var heldCallback: ParkedCallback?
 
     init(upstreams: [_FutureCore], connect: (@Sendable (_FutureCore) -> Void)?) {
         self.connect = connect
@@ -94,6 +99,12 @@ final class DerivedLinks: @unchecked Sendable {
             if let connect {
                 list.append(connect)
                 self.connect = nil
+            }
+            // The callback of a derived future that nobody will resolve now: a pending chain freed
+            // link by link, not one nested deinit per link.
+            if let heldCallback {
+                list.append(heldCallback)
+                self.heldCallback = nil
             }
         }
         // A timer holds its future until it fires or is cancelled, and a callback holds the

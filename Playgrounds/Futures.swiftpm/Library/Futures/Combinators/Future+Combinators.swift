@@ -40,7 +40,9 @@ extension Future {
             // Connected now: one callback on the source, which calls `resolve` itself.
             let child = Future<NewValue, NewFailure>(
                 kind: .derived, links: .derived(from: self), work: nil, fileID: fileID, line: line)
-            _addResolutionCallback { parent in resolve(unsafeDowncast(parent, to: Future<Value, Failure>.self), child) }
+            _addResolutionCallbackForGood { parent in
+                resolve(unsafeDowncast(parent, to: Future<Value, Failure>.self), child)
+            }
             return child
         }
         return Future<NewValue, NewFailure>(derivingFrom: [self], fileID: fileID, line: line) { child in
@@ -82,7 +84,17 @@ extension Future {
         line: UInt,
         _ transform: @escaping @Sendable (Value) throws(TransformFailure) -> Future<NewValue, InnerFailure>
     ) -> Future<NewValue, NewFailure> {
-        _derive(fileID: fileID, line: line, atOnce: .linked) { parent, child in
+        if _isResolvedForDerivingAtOnce {
+            // The transform runs now, as a callback would (`runIfIdle`), and the child gets links
+            // only if the future it returns is still pending: a child that takes an outcome at
+            // once needs no links, and no lock to drop them.
+            var child: Future<NewValue, NewFailure>?
+            let ran = CallbackTrampoline.runIfIdle {
+                child = _flatMapOfResolved(fileID: fileID, line: line, transform)
+            }
+            if ran, let child { return child }
+        }
+        return _derive(fileID: fileID, line: line) { parent, child in
             switch parent._result {
             case .success(let value):
                 let inner: Future<NewValue, InnerFailure>
@@ -99,14 +111,56 @@ extension Future {
                     return
                 }
                 child._wait(on: inner)
-                inner._onResolution { inner in
-                    child.resolve(
-                        with: inner._result.mapError { convertFailure($0) },
-                        sourceCancelled: inner._isCancelled)
-                }
+                child._resolve(whenResolved: inner)
             case .failure(let error):
                 child.resolve(with: .failure(convertFailure(error)), sourceCancelled: parent._isCancelled)
             }
+        }
+    }
+
+    /// The child of a `flatMap` of this future, which is resolved and not lazy, made on a thread
+    /// that runs it as a callback: resolved when made, without links, unless the future that
+    /// `transform` returns is pending.
+    @inlinable
+    func _flatMapOfResolved<NewValue, NewFailure, TransformFailure, InnerFailure>(
+        fileID: StaticString,
+        line: UInt,
+        _ transform: @escaping @Sendable (Value) throws(TransformFailure) -> Future<NewValue, InnerFailure>
+    ) -> Future<NewValue, NewFailure> {
+        func resolved(_ result: Result<NewValue, NewFailure>, cancelled: Bool) -> Future<NewValue, NewFailure> {
+            let child = Future<NewValue, NewFailure>(
+                kind: .derived, links: .none, work: nil, fileID: fileID, line: line)
+            child.resolve(with: result, sourceCancelled: cancelled)
+            return child
+        }
+        let inner: Future<NewValue, InnerFailure>
+        switch _result {
+        case .failure(let error):
+            return resolved(.failure(convertFailure(error)), cancelled: _isCancelled)
+        case .success(let value):
+            do throws(TransformFailure) {
+                inner = try transform(value)
+            } catch {
+                return resolved(.failure(convertFailure(error)), cancelled: false)
+            }
+        }
+        if inner._isResolved {
+            return resolved(inner._result.mapError { convertFailure($0) }, cancelled: inner._isCancelled)
+        }
+        let child = Future<NewValue, NewFailure>(
+            kind: .derived, links: .emptySources, work: nil, fileID: fileID, line: line)
+        child._wait(on: inner)
+        child._resolve(whenResolved: inner)
+        return child
+    }
+
+    /// Resolves this derived future with `inner`'s outcome once `inner` resolves: the second half
+    /// of a `flatMap`, after `_wait(on:)`.
+    @inlinable
+    func _resolve<InnerFailure>(whenResolved inner: Future<Value, InnerFailure>) {
+        inner._addResolutionCallbackForGood { inner in
+            let inner = unsafeDowncast(inner, to: Future<Value, InnerFailure>.self)
+            self.resolve(with: inner._result.mapError { convertFailure($0) }, sourceCancelled: inner._isCancelled)
         }
     }
 

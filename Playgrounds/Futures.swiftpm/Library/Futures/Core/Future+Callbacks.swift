@@ -34,7 +34,7 @@ extension Future {
         _ callback: @escaping @Sendable (Result<Value, Failure>) -> Void
     ) -> Self {
         let atOnce = context._runsAtOnce
-        _whenResolved { result in
+        _whenResolvedForGood { result in
             if atOnce { callback(result) } else { context.execute { callback(result) } }
         }
         return self
@@ -57,7 +57,7 @@ extension Future {
         _ callback: @escaping @Sendable (Value) -> Void
     ) -> Self {
         let atOnce = context._runsAtOnce
-        _whenResolved { result in
+        _whenResolvedForGood { result in
             guard case .success(let value) = result else { return }
             if atOnce { callback(value) } else { context.execute { callback(value) } }
         }
@@ -81,7 +81,7 @@ extension Future {
         _ callback: @escaping @Sendable (Failure) -> Void
     ) -> Self {
         let atOnce = context._runsAtOnce
-        _whenResolved { result in
+        _whenResolvedForGood { result in
             guard case .failure(let error) = result else { return }
             if atOnce { callback(error) } else { context.execute { callback(error) } }
         }
@@ -111,7 +111,7 @@ extension Future {
         on mainActor: MainActorContext,
         _ callback: @escaping @MainActor @Sendable (Result<Value, Failure>) -> Void
     ) -> Self {
-        _whenResolved { result in mainActor.execute { callback(result) } }
+        _whenResolvedForGood { result in mainActor.execute { callback(result) } }
         return self
     }
 
@@ -131,7 +131,7 @@ extension Future {
         on mainActor: MainActorContext,
         _ callback: @escaping @MainActor @Sendable (Value) -> Void
     ) -> Self {
-        _whenResolved { result in
+        _whenResolvedForGood { result in
             if case .success(let value) = result { mainActor.execute { callback(value) } }
         }
         return self
@@ -153,7 +153,7 @@ extension Future {
         on mainActor: MainActorContext,
         _ callback: @escaping @MainActor @Sendable (Failure) -> Void
     ) -> Self {
-        _whenResolved { result in
+        _whenResolvedForGood { result in
             if case .failure(let error) = result { mainActor.execute { callback(error) } }
         }
         return self

@@ -30,6 +30,46 @@ extension _FutureCore {
         return CallbackRegistration(key: key, token: token)
     }
 
+    /// Calls `callback` with this future once it resolves, as `addResolutionCallback` does, for a
+    /// callback that is never taken back: a derived future's connection to this source, an
+    /// `onSuccess`.
+    ///
+    /// The first such callback of a derived future that is not lazy is kept in its links
+    /// (`DerivedLinks.heldCallback`), under the same stripe lock, instead of the parking lot's
+    /// table: a chain of derived futures then costs no table entry per link, no hashing, and no
+    /// table that grows with the chain. Only while the future has no callback yet, so that the
+    /// held one is always the first registered, and runs first (Promises/A+ 2.2.6).
+    ///
+    /// Why not for a lazy future: what derives from it holds it strongly, so its links holding
+    /// that child's callback would make a cycle that nothing breaks if the lazy future is never
+    /// read. A child of a future that is not lazy holds it weakly (`Upstream`).
+    final func addResolutionCallbackForGood(_ callback: @escaping ParkedCallback) {
+        guard case .sources(let links) = _links, !_isResolved, !_kind.isLazy else {
+            _ = addResolutionCallback(callback)
+            return
+        }
+        let key = ObjectIdentifier(self)
+        let stripe = ParkingLot.stripe(forKey: key)
+        stripe.condition.lock()
+        var isFirst = false
+        let outcome = _state.transition { word -> StateWord.RegistrationOutcome in
+            isFirst = !word.hasCallbacks
+            return word.addCallbacks()
+        }
+        guard outcome == .registered else {
+            stripe.condition.unlock()
+            CallbackTrampoline.deliver(.one(ParkedEntry(token: 0, callback: callback)), to: self)
+            return
+        }
+        if isFirst {
+            links.heldCallback = callback
+        } else {
+            stripe.lastToken &+= 1
+            stripe.callbacks[key, default: .many([])].append(ParkedEntry(token: stripe.lastToken, callback: callback))
+        }
+        stripe.condition.unlock()
+    }
+
     /// Takes back a callback parked by `addResolutionCallback`, if its future has not handed it
     /// over yet, and releases it and all it captured.
     ///
@@ -59,10 +99,25 @@ extension _FutureCore {
     final func _announceResolution(previous word: StateWord) {
         let stripe = ParkingLot.stripe(for: self)
         stripe.condition.lock()
-        let callbacks = word.hasCallbacks ? stripe.callbacks.removeValue(forKey: ObjectIdentifier(self)) : nil
+        var held: ParkedCallback?
+        var callbacks: ParkedCallbacks?
+        if word.hasCallbacks {
+            if case .sources(let links) = _links {
+                held = links.heldCallback
+                links.heldCallback = nil
+            }
+            callbacks = stripe.callbacks.removeValue(forKey: ObjectIdentifier(self))
+        }
         if word.hasWaiters { stripe.condition.broadcast() }
         stripe.condition.unlock()
-        if let callbacks {
+        if let held {
+            let first = ParkedEntry(token: 0, callback: held)
+            switch callbacks {
+            case nil: CallbackTrampoline.deliver(.one(first), to: self)
+            case .one(let second)?: CallbackTrampoline.deliver(.many([first, second]), to: self)
+            case .many(let rest)?: CallbackTrampoline.deliver(.many([first] + rest), to: self)
+            }
+        } else if let callbacks {
             CallbackTrampoline.deliver(callbacks, to: self)
         }
     }
@@ -71,13 +126,24 @@ extension _FutureCore {
     /// while it is pending. For tests.
     final var _parkedCallbackCount: Int {
         let stripe = ParkingLot.stripe(for: self)
-        return stripe.withLock { stripe.callbacks[ObjectIdentifier(self)]?.count ?? 0 }
+        return stripe.withLock {
+            var held = 0
+            if case .sources(let links) = _links, links.heldCallback != nil { held = 1 }
+            return held + (stripe.callbacks[ObjectIdentifier(self)]?.count ?? 0)
+        }
     }
 
     /// Drops the callbacks of a future that is freed before it resolves.
     final func _discardParkedCallbacks() {
         let stripe = ParkingLot.stripe(for: self)
-        let dropped = stripe.withLock { stripe.callbacks.removeValue(forKey: ObjectIdentifier(self)) }
-        _ = dropped  // released here, outside the lock: their captures may run deinits
+        var dropped = stripe.withLock { stripe.callbacks.removeValue(forKey: ObjectIdentifier(self)) }
+        // Released outside the lock (their captures may run deinits) and through the release
+        // trampoline: a callback may hold the next link of a pending chain, whose deinit drops
+        // its own callbacks, and so on 100,000 links down.
+        guard dropped != nil else { return }
+        ReleaseTrampoline.release { list in
+            list.append(dropped as Any)
+            dropped = nil
+        }
     }
 }

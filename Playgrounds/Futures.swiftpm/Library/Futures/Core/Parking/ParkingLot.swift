@@ -41,6 +41,11 @@ enum ParkingLot {
 
     private static let stripes: [Stripe] = (0..<stripeCount).map { _ in Stripe() }
 
+    /// How many futures have callbacks in the stripes' tables now. For tests.
+    static var parkedCallbackKeyCount: Int {
+        stripes.reduce(0) { total, stripe in total + stripe.withLock { stripe.callbacks.count } }
+    }
+
     /// The stripe of `object`: its address, spread by a Fibonacci hash (heap addresses share
     /// their low bits, so taking them directly would crowd a few stripes).
     static func stripe(for object: AnyObject) -> Stripe {
