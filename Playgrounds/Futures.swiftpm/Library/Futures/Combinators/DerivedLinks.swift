@@ -36,6 +36,9 @@ final class DerivedLinks: @unchecked Sendable {
     /// the parking lot's table, which a chain of derived futures would otherwise fill with one
     /// entry per link. See `_FutureCore.addResolutionCallbackForGood`.
     @exclusivity(unchecked) var heldCallback: ParkedCallback?
+    /// Whether the owner ever had a callback in the parking lot's table: if not, its resolution
+    /// and its deinit skip the table (a hash and a search, for a link of a chain).
+    @exclusivity(unchecked) var hasTableCallbacks = false
 
     init(upstreams: [_FutureCore], connect: (@Sendable (_FutureCore) -> Void)?) {
         self.connect = connect

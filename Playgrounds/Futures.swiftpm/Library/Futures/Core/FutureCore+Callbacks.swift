@@ -26,6 +26,7 @@ extension _FutureCore {
         stripe.lastToken &+= 1
         let token = stripe.lastToken
         stripe.callbacks[key, default: .many([])].append(ParkedEntry(token: token, callback: callback))
+        if case .sources(let links) = _links { links.hasTableCallbacks = true }
         stripe.condition.unlock()
         return CallbackRegistration(key: key, token: token)
     }
@@ -66,6 +67,7 @@ extension _FutureCore {
         } else {
             stripe.lastToken &+= 1
             stripe.callbacks[key, default: .many([])].append(ParkedEntry(token: stripe.lastToken, callback: callback))
+            links.hasTableCallbacks = true
         }
         stripe.condition.unlock()
     }
@@ -102,11 +104,13 @@ extension _FutureCore {
         var held: ParkedCallback?
         var callbacks: ParkedCallbacks?
         if word.hasCallbacks {
+            var inTable = true
             if case .sources(let links) = _links {
                 held = links.heldCallback
                 links.heldCallback = nil
+                inTable = links.hasTableCallbacks
             }
-            callbacks = stripe.callbacks.removeValue(forKey: ObjectIdentifier(self))
+            if inTable { callbacks = stripe.callbacks.removeValue(forKey: ObjectIdentifier(self)) }
         }
         if word.hasWaiters { stripe.condition.broadcast() }
         stripe.condition.unlock()
@@ -135,6 +139,8 @@ extension _FutureCore {
 
     /// Drops the callbacks of a future that is freed before it resolves.
     final func _discardParkedCallbacks() {
+        // No lock to look at the links: this runs in the deinit, when no other thread can reach them.
+        if case .sources(let links) = _links, !links.hasTableCallbacks { return }
         let stripe = ParkingLot.stripe(for: self)
         var dropped = stripe.withLock { stripe.callbacks.removeValue(forKey: ObjectIdentifier(self)) }
         // Released outside the lock (their captures may run deinits) and through the release
