@@ -23,12 +23,21 @@ extension _FutureCore {
             CallbackTrampoline.deliver(.one(ParkedEntry(token: 0, callback: callback)), to: self)
             return nil
         }
+        let token = parkInTable(callback, stripe: stripe, key: key)
+        stripe.condition.unlock()
+        return CallbackRegistration(key: key, token: token)
+    }
+
+    /// Appends `callback` to this future's callbacks in `stripe`'s table, whose lock the caller
+    /// holds, and returns its token.
+    private func parkInTable(_ callback: @escaping ParkedCallback, stripe: ParkingLot.Stripe, key: ObjectIdentifier)
+        -> UInt64
+    {
         stripe.lastToken &+= 1
         let token = stripe.lastToken
         stripe.callbacks[key, default: .many([])].append(ParkedEntry(token: token, callback: callback))
         if case .sources(let links) = _links { links.hasTableCallbacks = true }
-        stripe.condition.unlock()
-        return CallbackRegistration(key: key, token: token)
+        return token
     }
 
     /// Calls `callback` with this future once it resolves, as `addResolutionCallback` does, for a
@@ -65,9 +74,7 @@ extension _FutureCore {
         if isFirst {
             links.heldCallback = callback
         } else {
-            stripe.lastToken &+= 1
-            stripe.callbacks[key, default: .many([])].append(ParkedEntry(token: stripe.lastToken, callback: callback))
-            links.hasTableCallbacks = true
+            _ = parkInTable(callback, stripe: stripe, key: key)
         }
         stripe.condition.unlock()
     }
