@@ -12,8 +12,8 @@ final class DerivedLinks: @unchecked Sendable {
     // can reach it.
 
     /// The first of the futures the owner waits on now, held as `Upstream` holds a source
-    /// (`firstOwned` if it is lazy, `firstWatched` otherwise), without an array or an `Upstream`
-    /// value: most derived futures have one source. Emptied when the owner resolves.
+    /// (`firstOwned` if it is held strongly, `firstWatched` otherwise), without an array or an
+    /// `Upstream` value: most derived futures have one source. Emptied when the owner resolves.
     @exclusivity(unchecked) private var firstOwned: _FutureCore?
     @exclusivity(unchecked) private weak var firstWatched: _FutureCore?
     /// The other futures the owner waits on now, after the first.
@@ -51,7 +51,7 @@ final class DerivedLinks: @unchecked Sendable {
     }
 
     private func setFirst(_ source: _FutureCore?) {
-        if let source, source._kind.isLazy {
+        if let source, source._kind.isHeldStrongly {
             firstOwned = source
             firstWatched = nil
         } else {
@@ -63,6 +63,21 @@ final class DerivedLinks: @unchecked Sendable {
     private func setSources(_ sources: [_FutureCore]) {
         setFirst(sources.first)
         moreSources = sources.count > 1 ? sources.dropFirst().map(Upstream.init) : []
+    }
+
+    /// Puts `source` in `slot` of the sources (slot 0 is the first, the others follow in order,
+    /// empty ones skipped), and returns what the slot held, for the caller to release outside the
+    /// lock. A bounded `all` keeps each future in flight in a slot of its own, so that a new one
+    /// replaces one source instead of rebuilding the list.
+    func replaceSource(inSlot slot: Int, with source: _FutureCore) -> Upstream {
+        if slot == 0 {
+            let previous = Upstream(owned: firstOwned, watched: firstWatched)
+            setFirst(source)
+            return previous
+        }
+        while moreSources.count < slot { moreSources.append(Upstream()) }
+        defer { moreSources[slot - 1] = Upstream(source) }
+        return moreSources[slot - 1]
     }
 
     /// The futures the owner waits on now that are still alive.
@@ -147,17 +162,33 @@ struct TakenSources {
 /// its context's queue until its work runs, an eager derived future by its own sources'
 /// callbacks); a weak link to them is enough for the readers that walk up to their work, and
 /// once nothing can resolve them, nothing keeps them or what waits for them.
+///
+/// A background future is held strongly too (`FutureKind.isHeldStrongly`): it always resolves
+/// (its context's queue holds it until its work has run, and a cancel resolves it at once), and
+/// its resolution hands over the callback that closed the cycle. A weak link to it cost more than
+/// the rest of a trivial job in a bounded `all`: a weak reference gives the object a side table,
+/// and every later retain and release of it then takes the runtime's slow path.
 struct Upstream {
     private let owned: _FutureCore?
     private weak var watched: _FutureCore?
 
     init(_ future: _FutureCore) {
-        if future._kind.isLazy {
+        if future._kind.isHeldStrongly {
             owned = future
         } else {
             owned = nil
             watched = future
         }
+    }
+
+    /// An empty link: a free slot of `DerivedLinks.replaceSource(inSlot:with:)`.
+    init() {
+        owned = nil
+    }
+
+    init(owned: _FutureCore?, watched: _FutureCore?) {
+        self.owned = owned
+        self.watched = watched
     }
 
     /// The source, unless it was freed (then nothing can resolve it any more).
@@ -255,25 +286,23 @@ extension _FutureCore {
         for reader in parkedReaders { reader.wake() }
     }
 
-    /// Makes `sources` the futures this derived future waits on now (a bounded `all`'s futures in
-    /// flight), so that blocking readers demand them when they next look.
+    /// Makes `source` the future this derived future waits on in `slot` (a bounded `all`'s
+    /// future in flight there), so that blocking readers demand it when they next look.
     ///
-    /// Unlike `wait(on:)`, it starts nothing (the caller starts each source as it makes it) and
-    /// wakes no parked reader: a wake-up per source cost a bounded `all` of trivial jobs more
-    /// than the jobs, and a parked reader looks again anyway when it rechecks queued work.
+    /// It starts nothing (the caller starts each source as it makes it) and wakes no reader parked
+    /// on this future: a wake-up per source cost a bounded `all` of trivial jobs more than the
+    /// jobs, and a parked reader looks again anyway when it rechecks queued work.
     ///
     /// The exception is a reader parked on a future derived from this one, whose walk passed here
     /// (`ParkedReaderWakeUp`): its own future does not resolve when the sources change, and it
     /// would sleep until the new sources ran, for ever if it is the thread that must run them.
-    final func replaceUpstreams(with sources: [_FutureCore]) {
-        var previous = sources
-        let parkedReaders =
-            withLinks { links -> [ParkedReaderWakeUp] in
-                guard !_isResolved else { return [] }
-                swap(&previous, &links.upstreams)
-                return links.takeParkedReaders()
-            } ?? []
-        releaseOutsideTheLock(&previous)
+    final func replaceUpstream(inSlot slot: Int, with source: _FutureCore) {
+        let (previous, parkedReaders) =
+            withLinks { links -> (Upstream?, [ParkedReaderWakeUp]) in
+                guard !_isResolved else { return (nil, []) }
+                return (links.replaceSource(inSlot: slot, with: source), links.takeParkedReaders())
+            } ?? (nil, [])
+        _ = previous  // released outside the lock: a lazy future it held may run a deinit
         for reader in parkedReaders { reader.wake() }
     }
 

@@ -90,6 +90,7 @@ extension Future {
 
     /// Cancels this future, as ``cancel()`` does, if its type can be cancelled; otherwise does
     /// nothing. For combinators written for every `Failure` that own the futures they wait on.
+    @usableFromInline
     func _cancelIfCancellable() {
         guard _isCancellableType, _complete(with: .failure(CancellationError() as! Failure), cancelling: true) else {
             return

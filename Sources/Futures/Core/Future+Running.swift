@@ -64,6 +64,43 @@ extension Future {
         }
     }
 
+    /// `_runClaimedWork()` for a caller that does not know the future's types and needs no
+    /// result: a pool's worker, or a reader that found the work up a chain.
+    ///
+    /// This code is generic and not specialized, so each generic type it names costs a hashed
+    /// search of the runtime's metadata cache, at each use: through `Result`, a trivial background
+    /// job looked up `Result<Value, Failure>` six times and the slot's type three. This path names
+    /// only the slot's type, in one function, which looks it up once.
+    final func _runClaimedWorkWithoutResult() {
+        #if DEBUG
+            let watch = MainThreadRunWatch(running: self)
+            defer { watch.finish(running: self) }
+        #endif
+        var outcome = FutureSlot<Value, Failure>.empty
+        do {
+            swap(&outcome, &_slot)
+            guard case .work(let body) = consume outcome else { _missingWork() }
+            let chain = CurrentWork.push(self)
+            do throws(Failure) {
+                outcome = .success(try body())
+            } catch {
+                outcome = .failure(error)
+            }
+            CurrentWork.pop(chain)
+        }
+        // The work's closure, and all it captured, is released by now (the end of the scope that
+        // held it), before the future resolves: a reader that wakes can rely on it being gone.
+        switch _state.transition({ $0.beginCompletion(cancelling: false) }) {
+        case .lost:
+            // Cancelled while it ran: the cancellation resolves it; the outcome is dropped.
+            _waitUntilResolved()
+        case .won(let fromPending, let ownsSlot):
+            if ownsSlot { swap(&_slot, &outcome) }
+            if fromPending, StateWord(raw: _state.load(ordering: .relaxed)).is(.background) { _leftTheQueue() }
+            _publishResolution()
+        }
+    }
+
     @usableFromInline
     final func _missingWork() -> Never {
         preconditionFailure("\(_description) created at \(_creationSite) has no work to run")

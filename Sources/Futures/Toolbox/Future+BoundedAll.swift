@@ -28,6 +28,7 @@ extension Future {
     ///   - makeFuture: Makes the future of one item. It runs on the thread that resolves the
     ///     future whose slot it takes (on the caller's thread for the first ones); keep it short.
     /// - Returns: A future of the values, in the order of `items`.
+    @inlinable
     public static func all<Item: Sendable>(
         _ items: some Sequence<Item>,
         maxConcurrent: Int,
@@ -35,37 +36,55 @@ extension Future {
         line: UInt = #line,
         _ makeFuture: @escaping @Sendable (Item) -> Future<Value, Failure>
     ) -> Future<[Value], Failure> {
-        guard maxConcurrent >= 1 else {
-            misuse(
-                "Future.all(_:maxConcurrent:_:) needs maxConcurrent of at least 1; it was given \(maxConcurrent)",
-                file: fileID, line: line)
-        }
+        guard maxConcurrent >= 1 else { BoundedAllRun.badMaxConcurrent(maxConcurrent, fileID: fileID, line: line) }
         let items = Array(items)
         guard let firstItem = items.first else {
             return Future<[Value], Failure>(resolved: .success([]), fileID: fileID, line: line)
         }
         let first = makeFuture(firstItem)
-        let run = BoundedAllRun(items: items, maxConcurrent: maxConcurrent, first: first, makeFuture: makeFuture)
+        // Inlinable, so that these closures are compiled for the client's types: the run itself is
+        // not generic, and no step of it looks up a generic type's metadata at run time (in generic
+        // code that is not specialized, each type it names costs a hashed cache search, and a
+        // trivial job cost about 24 of them).
+        let run = BoundedAllRun(
+            count: items.count, maxConcurrent: maxConcurrent, first: first,
+            make: { index in makeFuture(items[index]) },
+            typed: BoundedAllRun.TypedSteps(
+                failure: { future in unsafeDowncast(future, to: Future<Value, Failure>.self)._erasedFailure },
+                cancel: { future in unsafeDowncast(future, to: Future<Value, Failure>.self)._cancelIfCancellable() },
+                succeed: { child, futures in
+                    let values = futures.map {
+                        unsafeDowncast($0.unsafelyUnwrapped, to: Future<Value, Failure>.self)._successValueUnchecked
+                    }
+                    unsafeDowncast(child, to: Future<[Value], Failure>.self).resolve(with: .success(values))
+                },
+                fail: { child, failure, cancelled in
+                    unsafeDowncast(child, to: Future<[Value], Failure>.self).resolve(
+                        with: .failure(failure as! Failure), sourceCancelled: cancelled)
+                }))
         return .init(derivingFrom: [first], fileID: fileID, line: line) { child in
             run.start(resolving: child)
         }
     }
 }
 
-/// What a bounded `Future.all` knows, under its lock. It names no generic type, so that the code
-/// that touches it is compiled for its concrete types: the run's own code is generic and not
-/// specialized for the client's types, and each generic type it touched per future cost a look-up
-/// of the type's metadata at run time (a third of the time of a run of resolved futures).
+/// What a bounded `Future.all` knows, under its lock. No generic type in it, and none in the run:
+/// the steps that need the client's types are closures made by the inlinable `Future.all`.
 struct BoundedAllState: Sendable {
     /// The index of the next item to make a future for.
     var next = 0
-    /// The futures made and not yet resolved, by item.
-    var inFlight: [Int: BoundedAllItem] = [:]
-    /// The run's `makeFuture` (a `BoundedAllMaker`), until no more futures may be made: then it
-    /// is let go, with everything it captured.
-    var maker: (any AnyObject & Sendable)?
+    /// The futures made and not yet resolved, each in a slot of its own (the same slot as among
+    /// the new future's sources); `nil` for a free slot.
+    var slots: [BoundedAllItem?]
+    /// The free slots, taken from the end.
+    var freeSlots: [Int]
+    /// The future of the first item, made up front, until it is put in flight.
+    var first: _FutureCore?
+    /// Makes the future of the item at an index, until no more futures may be made: then it is
+    /// let go, with everything it captured.
+    var make: (@Sendable (Int) -> _FutureCore)?
     /// The futures that succeeded, by item (they hold only their values).
-    var succeeded: [(any AnyObject & Sendable)?]
+    var succeeded: [_FutureCore?]
     /// How many items from the first have succeeded.
     var prefix = 0
     /// The first failure by position seen so far, and where.
@@ -90,9 +109,23 @@ struct BoundedAllState: Sendable {
         case failed
     }
 
-    init(count: Int, maker: any AnyObject & Sendable) {
+    init(count: Int, slots: Int, first: _FutureCore, make: @escaping @Sendable (Int) -> _FutureCore) {
         succeeded = Array(repeating: nil, count: count)
-        self.maker = maker
+        self.slots = Array(repeating: nil, count: slots)
+        freeSlots = Array((0..<slots).reversed())
+        self.first = first
+        self.make = make
+    }
+
+    var inFlightCount: Int { slots.count - freeSlots.count }
+
+    /// Takes every future in flight out of its slot, when the run is over.
+    mutating func takeInFlight() -> [BoundedAllItem] {
+        defer {
+            for slot in slots.indices where slots[slot] != nil { freeSlots.append(slot) }
+            slots = Array(repeating: nil, count: slots.count)
+        }
+        return slots.compactMap { $0 }
     }
 }
 
@@ -104,54 +137,81 @@ struct BoundedAllState: Sendable {
 /// future for ever, and that LeakSanitizer saw as about a thousand weak-reference side tables per
 /// run of the racing tests, the only part of the cycle it could not see reachable.
 struct BoundedAllItem {
+    /// The item's index.
+    let index: Int
     let source: Upstream
     /// The run's callback on the future, to take back once the run is over; `nil` until stored,
     /// or when it ran at once.
     var registration: CallbackRegistration?
 }
 
-/// A bounded `Future.all`'s `makeFuture`, held by the run's state as an existential object so
-/// that the state names no generic type, and let go once no more futures may be made.
-final class BoundedAllMaker<Item: Sendable, Value: Sendable, Failure: Error>: Sendable {
-    let make: @Sendable (Item) -> Future<Value, Failure>
+/// One run of the bounded `Future.all`: the items' futures, made as slots free up, and the future
+/// they resolve.
+@usableFromInline
+final class BoundedAllRun: @unchecked Sendable {
+    // @unchecked: `state` is a lock box; `child` is written once, in `start(resolving:)`, before
+    // anything that reads it can run (every read follows a future made by `pump`, or the child's
+    // resolution, both of which `start` begins after the write).
 
-    init(_ make: @escaping @Sendable (Item) -> Future<Value, Failure>) {
-        self.make = make
+    /// The steps of a run that need the client's types, made where they are known.
+    @usableFromInline
+    struct TypedSteps: Sendable {
+        /// The failure of an item's resolved future, if it failed.
+        let failure: @Sendable (_FutureCore) -> (any Error)?
+        /// Cancels an item's future, if its type can be cancelled.
+        let cancel: @Sendable (_FutureCore) -> Void
+        /// Resolves the new future with the values of the items' futures, all succeeded.
+        let succeed: @Sendable (_ child: _FutureCore, _ futures: [_FutureCore?]) -> Void
+        /// Resolves the new future with a failure; whether it did.
+        let fail: @Sendable (_ child: _FutureCore, _ failure: any Error, _ cancelled: Bool) -> Bool
+
+        @usableFromInline
+        init(
+            failure: @escaping @Sendable (_FutureCore) -> (any Error)?,
+            cancel: @escaping @Sendable (_FutureCore) -> Void,
+            succeed: @escaping @Sendable (_FutureCore, [_FutureCore?]) -> Void,
+            fail: @escaping @Sendable (_FutureCore, any Error, Bool) -> Bool
+        ) {
+            self.failure = failure
+            self.cancel = cancel
+            self.succeed = succeed
+            self.fail = fail
+        }
     }
-}
 
-/// One run of the bounded `Future.all`: the items, the closure, and the future they resolve.
-final class BoundedAllRun<Item: Sendable, Value: Sendable, Failure: Error>: @unchecked Sendable {
-    // @unchecked: `state` is a lock box and `first` a take-once slot; `child` is written once, in
-    // `start(resolving:)`, before anything that reads it can run (every read follows a future
-    // made by `pump`, or the child's resolution, both of which `start` begins after the write).
-
-    private let items: [Item]
-    private let maxConcurrent: Int
-    /// The future of the first item, made up front, until it is put in flight.
-    private let first: TakeOnce
+    private let count: Int
+    private let typed: TypedSteps
     private let state: LockedBox<BoundedAllState>
-    private var child: Future<[Value], Failure>!
+    private var child: _FutureCore!
 
+    @usableFromInline
     init(
-        items: [Item],
+        count: Int,
         maxConcurrent: Int,
-        first: Future<Value, Failure>,
-        makeFuture: @escaping @Sendable (Item) -> Future<Value, Failure>
+        first: _FutureCore,
+        make: @escaping @Sendable (Int) -> _FutureCore,
+        typed: TypedSteps
     ) {
-        self.items = items
-        self.maxConcurrent = maxConcurrent
-        self.first = TakeOnce(first)
-        state = LockedBox(BoundedAllState(count: items.count, maker: BoundedAllMaker(makeFuture)))
+        self.count = count
+        self.typed = typed
+        state = LockedBox(BoundedAllState(count: count, slots: min(maxConcurrent, count), first: first, make: make))
     }
 
-    func start(resolving child: Future<[Value], Failure>) {
+    @usableFromInline
+    static func badMaxConcurrent(_ maxConcurrent: Int, fileID: StaticString, line: UInt) -> Never {
+        misuse(
+            "Future.all(_:maxConcurrent:_:) needs maxConcurrent of at least 1; it was given \(maxConcurrent)",
+            file: fileID, line: line)
+    }
+
+    @usableFromInline
+    func start(resolving child: _FutureCore) {
         self.child = child
         // Weak: the callback is parked on `child`, which the run holds, and a strong capture kept
         // both for ever once every future in flight was freed unresolved (their promises
         // dropped). The futures in flight hold the run through their callbacks while they can
         // resolve; without them, there is nothing for this callback to do.
-        child._onResolution { [weak self] child in
+        child.addResolutionCallback { [weak self] child in
             guard let self else { return }
             // `_isCancelled` alone does not say who cancelled: an item that fails by cancellation
             // resolves the new future cancelled too (`sourceCancelled`), and then the futures in
@@ -175,8 +235,7 @@ final class BoundedAllRun<Item: Sendable, Value: Sendable, Failure: Error>: @unc
     /// the futures that resolve at once call back into here and return at once, so the loop,
     /// not the stack, takes them in turn.
     private func pump() {
-        let maxConcurrent = maxConcurrent
-        let count = items.count
+        let count = count
         let mayPump = state.withLock { state -> Bool in
             guard !state.pumping else { return false }
             state.pumping = true
@@ -184,43 +243,58 @@ final class BoundedAllRun<Item: Sendable, Value: Sendable, Failure: Error>: @unc
         }
         guard mayPump else { return }
         while true {
-            // The index of the next item to make a future for, or -1 if none may be made now; and
-            // the maker, which the state lets go of with the last item or once stopped.
-            var maker: (any AnyObject & Sendable)?
-            var released: (any AnyObject & Sendable)?
-            let index = state.withLock { state -> Int in
-                guard !state.stopped, state.inFlight.count < maxConcurrent, state.next < count else {
+            // The next item and its slot, or nil if none may be made now; with the future of the
+            // first item, or the maker, which the state lets go of with the last item or once
+            // stopped.
+            var make: (@Sendable (Int) -> _FutureCore)?
+            var first: _FutureCore?
+            var released: (@Sendable (Int) -> _FutureCore)?
+            var releasedFirst: _FutureCore?
+            let next = state.withLock { state -> (index: Int, slot: Int)? in
+                guard !state.stopped, !state.freeSlots.isEmpty, state.next < count else {
                     state.pumping = false
-                    if state.stopped || state.next == count { swap(&released, &state.maker) }
-                    return -1
+                    if state.stopped || state.next == count {
+                        swap(&released, &state.make)
+                        swap(&releasedFirst, &state.first)
+                    }
+                    return nil
                 }
-                defer { state.next += 1 }
-                if state.next == count - 1 { swap(&maker, &state.maker) } else { maker = state.maker }
-                return state.next
+                let index = state.next
+                state.next += 1
+                if index == 0 {
+                    swap(&first, &state.first)
+                } else if index == count - 1 {
+                    swap(&make, &state.make)
+                } else {
+                    make = state.make
+                }
+                return (index, state.freeSlots.removeLast())
             }
-            released = nil  // outside the lock: what `makeFuture` captured may run deinits
-            guard index >= 0, let maker else { return }
-            let future =
-                first.take(as: Future<Value, Failure>.self)
-                ?? unsafeDowncast(maker, to: BoundedAllMaker<Item, Value, Failure>.self).make(items[index])
-            let node: _FutureCore = future
-            let (inFlight, ownerCancelled) = state.withLock { state -> ([_FutureCore]?, Bool) in
+            // Outside the lock: what `makeFuture` captured may run deinits.
+            released = nil
+            releasedFirst = nil
+            guard let next else { return }
+            guard let future = first ?? make?(next.index) else { return }
+            make = nil
+            let (isOver, ownerCancelled) = state.withLock { state -> (Bool, Bool) in
                 // The run finished while the future was being made: it is not the run's any more.
-                guard !state.isOver else { return (nil, state.ownerCancelled) }
-                state.inFlight[index] = BoundedAllItem(source: Upstream(node))
-                return (state.inFlight.values.compactMap(\.source.future), state.ownerCancelled)
+                guard !state.isOver else { return (true, state.ownerCancelled) }
+                state.slots[next.slot] = BoundedAllItem(index: next.index, source: Upstream(future))
+                return (false, state.ownerCancelled)
             }
             // Cancelled by its owner while the future was being made: the cancellation may have
             // looked at the futures in flight before this one was among them. Cancel it too.
-            if ownerCancelled { future._cancelIfCancellable() }
-            guard let inFlight else { return }
-            child.replaceUpstreams(with: inFlight)
-            future._startWithoutBlocking()
-            let registration = future._onResolution { [self] future in finished(future, at: index) }
+            if ownerCancelled { typed.cancel(future) }
+            if isOver { return }
+            child.replaceUpstream(inSlot: next.slot, with: future)
+            future.startWithoutBlocking()
+            let registration = future.addResolutionCallback { [self] future in
+                finished(future, at: next.index, inSlot: next.slot)
+            }
             if let registration {
                 let stored = state.withLock { state -> Bool in
-                    guard state.inFlight[index] != nil else { return false }
-                    state.inFlight[index]?.registration = registration
+                    guard state.slots[next.slot]?.index == next.index else { return false }
+                    state.slots[next.slot]?.registration = registration
                     return true
                 }
                 // Resolved meanwhile (a no-op then), or the run finished: its callback goes.
@@ -229,15 +303,17 @@ final class BoundedAllRun<Item: Sendable, Value: Sendable, Failure: Error>: @unc
         }
     }
 
-    private func finished(_ future: Future<Value, Failure>, at index: Int) {
-        let object: any AnyObject & Sendable = future
-        let failure = future._erasedFailure
+    private func finished(_ future: _FutureCore, at index: Int, inSlot slot: Int) {
+        let failure = typed.failure(future)
         let cancelled = future._isCancelled
-        var succeeded: [(any AnyObject & Sendable)?] = []
+        var succeeded: [_FutureCore?] = []
         var firstFailure: (any Error)?
         var firstFailureCancelled = false
         let decision = state.withLock { state -> BoundedAllState.Decision in
-            state.inFlight[index] = nil
+            if state.slots[slot]?.index == index {
+                state.slots[slot] = nil
+                state.freeSlots.append(slot)
+            }
             if let failure {
                 state.stopped = true
                 if index < state.failureIndex {
@@ -246,7 +322,7 @@ final class BoundedAllRun<Item: Sendable, Value: Sendable, Failure: Error>: @unc
                     state.failureCancelled = cancelled
                 }
             } else {
-                state.succeeded[index] = object
+                state.succeeded[index] = future
             }
             while state.prefix < state.succeeded.count, state.succeeded[state.prefix] != nil {
                 state.prefix += 1
@@ -267,14 +343,10 @@ final class BoundedAllRun<Item: Sendable, Value: Sendable, Failure: Error>: @unc
         }
         switch decision {
         case .succeeded:
-            let values = succeeded.map {
-                unsafeDowncast($0.unsafelyUnwrapped, to: Future<Value, Failure>.self)._successValueUnchecked
-            }
-            child.resolve(with: .success(values))
+            typed.succeed(child, succeeded)
             finish(cancellingInFlight: false)
         case .failed:
-            let resolved = child.resolve(
-                with: .failure(firstFailure.unsafelyUnwrapped as! Failure), sourceCancelled: firstFailureCancelled)
+            let resolved = typed.fail(child, firstFailure.unsafelyUnwrapped, firstFailureCancelled)
             // The owner's `cancel()` won against this failure; its callback left the futures in
             // flight alone because the run had decided. The cancel is what resolved the future, so
             // it does what a cancel does.
@@ -290,21 +362,20 @@ final class BoundedAllRun<Item: Sendable, Value: Sendable, Failure: Error>: @unc
     /// then no longer keeps the run and its resolved future alive; and a `makeFuture` that
     /// captured the futures it hands out no longer closes a cycle through them.
     private func finish(cancellingInFlight: Bool) {
-        var maker: (any AnyObject & Sendable)?
+        var make: (@Sendable (Int) -> _FutureCore)?
+        var first: _FutureCore?
         let inFlight = state.withLock { state -> [BoundedAllItem] in
             state.stopped = true
             state.isOver = true
             if cancellingInFlight { state.ownerCancelled = true }
-            swap(&maker, &state.maker)
-            defer { state.inFlight = [:] }
-            return Array(state.inFlight.values)
+            swap(&make, &state.make)
+            swap(&first, &state.first)
+            return state.takeInFlight()
         }
         for item in inFlight {
             if let registration = item.registration { _FutureCore.removeResolutionCallback(registration) }
-            if cancellingInFlight, let future = item.source.future {
-                unsafeDowncast(future, to: Future<Value, Failure>.self)._cancelIfCancellable()
-            }
+            if cancellingInFlight, let future = item.source.future { typed.cancel(future) }
         }
-        _ = maker  // released here, outside the lock
+        _ = (make, first)  // released here, outside the lock
     }
 }

@@ -6,7 +6,7 @@ import Synchronization
 /// A reader of a derived future parks on that future's stripe, but the futures with work are
 /// found by walking up its links, and a link above can change while it sleeps: a `flatMap` whose
 /// source resolves switches to the inner future its transform made (`wait(on:)`), a bounded `all`
-/// to the futures it makes next (`replaceUpstreams`). Nothing resolves the reader's own future
+/// to the futures it makes next (`replaceUpstream`). Nothing resolves the reader's own future
 /// then, so nothing woke it: it slept until the new work ran. When nothing else will run it, that
 /// is for ever — work on a serial queue that reads `map` of a `flatMap` whose inner background
 /// future, on the same queue, is made after the reader parked (the queue's one thread is the

@@ -68,7 +68,7 @@ public class Future<Value: Sendable, Failure: Error>: _FutureCore, @unchecked Se
     }
 
     override final func _runClaimedWorkErased() {
-        _ = _runClaimedWork()
+        _runClaimedWorkWithoutResult()
     }
 
     override final func _resolveWaitingOnItself() {
