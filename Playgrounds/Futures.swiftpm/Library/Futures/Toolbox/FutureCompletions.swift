@@ -19,7 +19,12 @@ public struct FutureCompletions<Value: Sendable, SourceFailure: Error>: AsyncSeq
     /// Iterating never throws: failures are elements.
     public typealias Failure = Never
 
-    let futures: [Future<Value, SourceFailure>]
+    @usableFromInline let futures: [Future<Value, SourceFailure>]
+
+    @usableFromInline
+    init(futures: [Future<Value, SourceFailure>]) {
+        self.futures = futures
+    }
 
     /// Makes an iterator over the results.
     ///
@@ -27,6 +32,7 @@ public struct FutureCompletions<Value: Sendable, SourceFailure: Error>: AsyncSeq
     /// var results = Future.completions(of: [slow, fast]).makeAsyncIterator()
     /// let first = await results.next()   // fast's result
     /// ```
+    @inlinable
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(futures: futures)
     }
@@ -38,9 +44,10 @@ public struct FutureCompletions<Value: Sendable, SourceFailure: Error>: AsyncSeq
     /// while let result = await iterator.next() { print(result) }
     /// ```
     public struct AsyncIterator: AsyncIteratorProtocol {
-        private var futures: [Future<Value, SourceFailure>]?
-        private let queue: CompletionQueue
+        @usableFromInline var futures: [Future<Value, SourceFailure>]?
+        @usableFromInline let queue: CompletionQueue
 
+        @usableFromInline
         init(futures: [Future<Value, SourceFailure>]) {
             self.futures = futures
             queue = CompletionQueue(count: futures.count)
@@ -51,6 +58,7 @@ public struct FutureCompletions<Value: Sendable, SourceFailure: Error>: AsyncSeq
         /// ```swift
         /// let result = await iterator.next()
         /// ```
+        @inlinable
         public mutating func next() async -> Element? {
             await next(isolation: nil)
         }
@@ -61,6 +69,10 @@ public struct FutureCompletions<Value: Sendable, SourceFailure: Error>: AsyncSeq
         /// ```swift
         /// let result = await iterator.next(isolation: #isolation)
         /// ```
+        // Inlinable, so that reading each result is compiled for the client's types: generic code
+        // that is not specialized looks up the metadata of `Result<Value, SourceFailure>` and of
+        // the future's slot at run time, several times per element.
+        @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
             if let futures {
                 self.futures = nil
@@ -75,37 +87,41 @@ public struct FutureCompletions<Value: Sendable, SourceFailure: Error>: AsyncSeq
 /// The futures resolved for one iterator of `FutureCompletions` and not yet taken, and the task
 /// waiting for the next one.
 ///
-/// It holds the resolved futures as objects, not their results, so that it names no generic
-/// type: its code is compiled for concrete types, where generic code that is not specialized
-/// for the client's types looks up each generic type's metadata at run time, on every element.
+/// It holds the resolved futures as `_FutureCore`s, not their results, so that it names no
+/// generic type: its code is compiled for concrete types, where generic code that is not
+/// specialized for the client's types looks up each generic type's metadata at run time, on every
+/// element.
+@usableFromInline
 final class CompletionQueue: Sendable {
     struct State {
-        var buffer: [any AnyObject & Sendable] = []
+        var buffer: [_FutureCore] = []
         var head = 0
         /// Futures not yet handed to the iterator.
         var remaining: Int
-        var waiter: UnsafeContinuation<(any AnyObject & Sendable)?, Never>?
+        var waiter: UnsafeContinuation<_FutureCore?, Never>?
         var isCancelled = false
     }
 
     private let state: LockedBox<State>
 
+    @usableFromInline
     init(count: Int) {
         state = LockedBox(State(remaining: count))
     }
 
     /// Registers a callback on each future, then starts the lazy ones without blocking.
-    func connect<Value, Failure>(_ futures: [Future<Value, Failure>]) {
+    @usableFromInline
+    func connect(_ futures: [_FutureCore]) {
         for future in futures {
-            future._onResolution { [self] future in deliver(future) }
+            future.addResolutionCallback { [self] future in deliver(future) }
         }
-        for future in futures where !future.isResolved {
-            future._startWithoutBlocking()
+        for future in futures where !future._isResolved {
+            future.startWithoutBlocking()
         }
     }
 
-    private func deliver(_ future: any AnyObject & Sendable) {
-        let waiter = state.withLock { state -> UnsafeContinuation<(any AnyObject & Sendable)?, Never>? in
+    private func deliver(_ future: _FutureCore) {
+        let waiter = state.withLock { state -> UnsafeContinuation<_FutureCore?, Never>? in
             if let waiter = state.waiter {
                 state.waiter = nil
                 state.remaining -= 1
@@ -119,12 +135,13 @@ final class CompletionQueue: Sendable {
 
     /// The next resolved future, waiting for one if none is buffered; `nil` at the end, or once
     /// the task is cancelled.
-    func next() async -> (any AnyObject & Sendable)? {
+    @usableFromInline
+    func next() async -> _FutureCore? {
         if let ready = take() { return ready }
         return await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<(any AnyObject & Sendable)?, Never>) in
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<_FutureCore?, Never>) in
                 // `.some(future)`: resume now with `future` (`nil` ends the sequence); `.none`: wait.
-                let now = state.withLock { state -> (any AnyObject & Sendable)?? in
+                let now = state.withLock { state -> _FutureCore?? in
                     if let ready = Self.pop(&state) { return .some(ready) }
                     if state.remaining == 0 || state.isCancelled { return .some(nil) }
                     state.waiter = continuation
@@ -133,7 +150,7 @@ final class CompletionQueue: Sendable {
                 if case .some(let future) = now { continuation.resume(returning: future) }
             }
         } onCancel: {
-            let waiter = state.withLock { state -> UnsafeContinuation<(any AnyObject & Sendable)?, Never>? in
+            let waiter = state.withLock { state -> UnsafeContinuation<_FutureCore?, Never>? in
                 state.isCancelled = true
                 defer { state.waiter = nil }
                 return state.waiter
@@ -143,7 +160,7 @@ final class CompletionQueue: Sendable {
     }
 
     /// A buffered future, or `nil` at the end; `nil` too if the iterator must wait.
-    private func take() -> (any AnyObject & Sendable)? {
+    private func take() -> _FutureCore? {
         state.withLock { state in
             if state.isCancelled || Task.isCancelled {
                 state.isCancelled = true
@@ -153,7 +170,7 @@ final class CompletionQueue: Sendable {
         }
     }
 
-    private static func pop(_ state: inout State) -> (any AnyObject & Sendable)? {
+    private static func pop(_ state: inout State) -> _FutureCore? {
         guard state.head < state.buffer.count, !state.isCancelled else { return nil }
         let future = state.buffer[state.head]
         state.head += 1
