@@ -120,13 +120,6 @@ extension _FutureCore {
         }
         if word.hasWaiters { stripe.condition.broadcast() }
         stripe.condition.unlock()
-        guard held != nil || callbacks != nil else { return }
-        // A pool's worker resolving its own job's future, no other work running on top of it:
-        // see `ThreadState.isEndingPoolJob`.
-        let thread = ThreadState.existing
-        let endsPoolJob = thread.map { $0.runningCount == 0 && $0.worker?.runs(self) == true } ?? false
-        if endsPoolJob { thread.unsafelyUnwrapped.isEndingPoolJob = true }
-        defer { if endsPoolJob { thread.unsafelyUnwrapped.isEndingPoolJob = false } }
         if let held {
             let first = ParkedEntry(token: 0, callback: held)
             switch callbacks {

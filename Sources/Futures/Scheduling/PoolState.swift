@@ -103,17 +103,6 @@ struct PoolState: Equatable {
         return actions
     }
 
-    /// A job was pushed onto an empty ring by a worker that is resolving its own job's future:
-    /// that worker looks at the ring next and takes it, so no runner is started for it (another
-    /// worker that watches the ring may take it first). The monitor is asked to watch, as after
-    /// any submit.
-    mutating func jobSubmittedByEndingWorker(queuedEntries: Int, computing: Int) -> Actions {
-        observe(queuedEntries: queuedEntries, computing: computing)
-        var actions = Actions()
-        actions.monitor = requestMonitor()
-        return actions
-    }
-
     /// A worker took a job off the ring: it starts up to two more runners if jobs and slots
     /// remain, so that runners multiply without the submitter paying for them.
     mutating func workerTookJob(queuedEntries: Int, computing: Int) -> Actions {

@@ -159,33 +159,13 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
 
     func submit(_ job: Job) {
         counts.jobSubmitted()
-        let byEndingWorker = submitterIsEndingItsJob
         lock.lock()
         jobs.push(job)
         submits.store(submits.load() &+ 1)
-        let actions =
-            byEndingWorker && jobs.count == 1
-            ? state.jobSubmittedByEndingWorker(queuedEntries: jobs.count, computing: counts.computingNow)
-            : state.jobSubmitted(queuedEntries: jobs.count, computing: counts.computingNow)
+        let actions = state.jobSubmitted(queuedEntries: jobs.count, computing: counts.computingNow)
         applyUnderLock(actions)
         lock.unlock()
         apply(actions)
-    }
-
-    /// Whether this thread is one of this pool's workers resolving the future of its own job,
-    /// with no other work running on top of the callbacks it runs (`ThreadState.isEndingPoolJob`):
-    /// it looks at the queue next. A bounded `all` of trivial jobs makes its next job in the
-    /// callback of the last one; waking another worker for it cost a thread switch per job, for a
-    /// job that this worker was about to take.
-    ///
-    /// A callback that blocks instead frees the worker's slot, which starts a runner for the job
-    /// (`runnerSlotFreed()`); one that computes for long delays it, as it delays any callback
-    /// after it: callbacks run on the resolving thread are meant to be short.
-    private var submitterIsEndingItsJob: Bool {
-        guard let thread = ThreadState.existing, thread.isEndingPoolJob, thread.runningCount == 0,
-            let worker = thread.worker
-        else { return false }
-        return worker.belongs(to: self)
     }
 
     func execute(_ work: @escaping @Sendable () -> Void) {

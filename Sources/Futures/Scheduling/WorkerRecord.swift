@@ -50,11 +50,6 @@ final class WorkerRecord: Sendable {
         job.run()
     }
 
-    /// Whether this is a worker of `pool`.
-    func belongs(to pool: ThreadPool) -> Bool {
-        self.pool === pool
-    }
-
     /// Whether the worker is running `future`'s queued work.
     func runs(_ future: _FutureCore) -> Bool {
         runningFuture.load(ordering: .relaxed) == UInt(bitPattern: ObjectIdentifier(future))

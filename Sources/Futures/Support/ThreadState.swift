@@ -28,12 +28,6 @@ final class ThreadState {
     /// The record a pool's monitor watches, on a pool's own worker threads; `nil` elsewhere.
     @exclusivity(unchecked) var worker: WorkerRecord?
 
-    /// Whether this pool worker is resolving the future of its own job, its work done: the
-    /// callbacks it runs now are the last thing before it looks at its pool's queue again. A job
-    /// they submit to that pool, when nothing else is queued, wakes no other worker
-    /// (`ThreadPool.submit`): this one takes it next.
-    @exclusivity(unchecked) var isEndingPoolJob = false
-
     /// Callbacks waiting to run on this thread, while it runs callbacks (`CallbackTrampoline`).
     @exclusivity(unchecked) var pendingCallbacks: [(_FutureCore, ParkedCallbacks)] = []
     /// The next entry of `pendingCallbacks` to run.

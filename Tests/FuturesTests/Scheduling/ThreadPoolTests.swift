@@ -340,6 +340,33 @@ struct ThreadPoolTests {
         #expect(roundsRunByTheReader > 0)
     }
 
+    /// A worker's callback, run as it resolves its own job's future, submits a job and waits for
+    /// it in a way the pool cannot see (a semaphore, not a future's wait): the job must still get
+    /// a runner. Each round's pool has one thread, the callback's. A change tried for issue 22
+    /// (no runner started for a job that a worker ending its job submits, since it takes it next)
+    /// hung here when the monitor was not asked to watch; it gained nothing measurable and was
+    /// dropped, and the test stays.
+    @Test(.hangGuard(minutes: 5), arguments: [2, 1])
+    func aJobAWorkersEndingCallbackWaitsForStillRuns(cpuSlots: Int) {
+        for _ in 0..<10 {
+            let pool = IsolatedPool(label: "ft-ending", cpuSlots: cpuSlots, maxThreads: 4)
+            let gate = DispatchSemaphore(value: 0)
+            let first = BackgroundFuture(on: pool.context) { () -> Int in
+                gate.wait()
+                return 1
+            }
+            let done = DispatchSemaphore(value: 0)
+            first.onSuccess { _ in
+                let ran = DispatchSemaphore(value: 0)
+                _ = BackgroundFuture(on: pool.context) { ran.signal() }
+                if ran.wait(timeout: .now() + 60) == .success { done.signal() }
+            }
+            gate.signal()
+            #expect(done.wait(timeout: .now() + 90) == .success)
+            #expect(first.value == 1)
+        }
+    }
+
     /// A tree of futures, each waiting on its children with blocking reads, on a pool of one slot
     /// and two threads: readers inside work run queued children themselves.
     @Test(.hangGuard(minutes: 5))

@@ -67,18 +67,19 @@ final class DerivedLinks: @unchecked Sendable {
     }
 
     /// Puts `source` in `slot` of the sources (slot 0 is the first, the others follow in order,
-    /// empty ones skipped), and returns what the slot held, for the caller to release outside the
-    /// lock. A bounded `all` keeps each future in flight in a slot of its own, so that a new one
-    /// replaces one source instead of rebuilding the list.
-    func replaceSource(inSlot slot: Int, with source: _FutureCore) -> Upstream {
+    /// empty ones skipped), and returns the future the slot held strongly, if any, for the caller
+    /// to release outside the lock. A bounded `all` keeps each future in flight in a slot of its
+    /// own, so that a new one replaces one source instead of rebuilding the list.
+    func replaceSource(inSlot slot: Int, with source: _FutureCore) -> _FutureCore? {
         if slot == 0 {
-            let previous = Upstream(owned: firstOwned, watched: firstWatched)
+            let previous = firstOwned
             setFirst(source)
             return previous
         }
         while moreSources.count < slot { moreSources.append(Upstream()) }
-        defer { moreSources[slot - 1] = Upstream(source) }
-        return moreSources[slot - 1]
+        let previous = moreSources[slot - 1].owner
+        moreSources[slot - 1] = Upstream(source)
+        return previous
     }
 
     /// The futures the owner waits on now that are still alive.
@@ -187,13 +188,11 @@ struct Upstream {
         owned = nil
     }
 
-    init(owned: _FutureCore?, watched: _FutureCore?) {
-        self.owned = owned
-        self.watched = watched
-    }
-
     /// The source, unless it was freed (then nothing can resolve it any more).
     var future: _FutureCore? { owned ?? watched }
+
+    /// The source if this link holds it strongly.
+    var owner: _FutureCore? { owned }
 }
 
 /// Something a derived future undoes once it is decided.
@@ -299,11 +298,11 @@ extension _FutureCore {
     /// would sleep until the new sources ran, for ever if it is the thread that must run them.
     final func replaceUpstream(inSlot slot: Int, with source: _FutureCore) {
         let (previous, parkedReaders) =
-            withLinks { links -> (Upstream?, [ParkedReaderWakeUp]) in
+            withLinks { links -> (_FutureCore?, [ParkedReaderWakeUp]) in
                 guard !_isResolved else { return (nil, []) }
                 return (links.replaceSource(inSlot: slot, with: source), links.takeParkedReaders())
             } ?? (nil, [])
-        _ = previous  // released outside the lock: a lazy future it held may run a deinit
+        _ = previous  // released outside the lock: its deinit may run arbitrary code
         for reader in parkedReaders { reader.wake() }
     }
 
@@ -426,14 +425,38 @@ func walkUpstream(
     stop: () -> Bool = { false },
     visitRoot: (_FutureCore) -> Void
 ) {
-    var visited: Set<ObjectIdentifier> = []
+    var visited = VisitedFutures()
     var stack: [_FutureCore] = [start]
     while let node = stack.popLast(), !stop() {
-        guard !node._isResolved, visited.insert(ObjectIdentifier(node)).inserted else { continue }
+        guard !node._isResolved, visited.insert(node) else { continue }
         if let upstreams = node.upstreamsForDemand(withoutBlocking: withoutBlocking, wakeUp: wakeUp) {
             stack.append(contentsOf: upstreams)
         } else {
             visitRoot(node)
         }
+    }
+}
+
+/// The futures a walk up the links has met: a short list searched in order while the walk is
+/// small, a set beyond. Most walks meet a handful of futures (a bounded `all` and its futures in
+/// flight, at each look of its reader), and hashing each into a set cost more than the rest of
+/// the walk.
+struct VisitedFutures {
+    private var few: [ObjectIdentifier] = []
+    private var many: Set<ObjectIdentifier> = []
+
+    /// How many futures the list holds before the walk moves them to the set.
+    private static var listLimit: Int { 16 }
+
+    /// Records `future`; whether it was not met before.
+    mutating func insert(_ future: _FutureCore) -> Bool {
+        let identity = ObjectIdentifier(future)
+        if few.count < Self.listLimit {
+            if few.contains(identity) { return false }
+            few.append(identity)
+            return true
+        }
+        if many.isEmpty { many = Set(few) }
+        return many.insert(identity).inserted
     }
 }

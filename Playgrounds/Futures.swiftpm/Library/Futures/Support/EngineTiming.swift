@@ -55,6 +55,12 @@ enum EngineTiming {
     /// How long an extra thread of the built-in pools waits for work before it exits.
     static var builtInIdleTimeout: Duration { .seconds(2) }
 
+    // MARK: Locks
+
+    /// How many more times `LockedBox` tries a lock it found taken before it sleeps on it; none on
+    /// a single core, where the holder cannot run meanwhile.
+    static let lockRetries = ContextScheduler.cores > 1 ? 100 : 0
+
     // MARK: Diagnostics
 
     /// A debug build reports a blocking read on the main thread that has waited this long

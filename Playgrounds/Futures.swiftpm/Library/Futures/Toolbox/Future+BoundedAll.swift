@@ -75,8 +75,8 @@ struct BoundedAllState: Sendable {
     /// The index of the next item to make a future for.
     var next = 0
     /// The futures made and not yet resolved, each in a slot of its own (the same slot as among
-    /// the new future's sources); `nil` for a free slot.
-    var slots: [BoundedAllItem?]
+    /// the new future's sources).
+    let slots: [BoundedAllSlot]
     /// The free slots, taken from the end.
     var freeSlots: [Int]
     /// The future of the first item, made up front, until it is put in flight.
@@ -112,38 +112,52 @@ struct BoundedAllState: Sendable {
 
     init(count: Int, slots: Int, first: _FutureCore, make: @escaping @Sendable (Int) -> _FutureCore) {
         succeeded = Array(repeating: nil, count: count)
-        self.slots = Array(repeating: nil, count: slots)
+        self.slots = (0..<slots).map { _ in BoundedAllSlot() }
         freeSlots = Array((0..<slots).reversed())
         self.first = first
         self.make = make
     }
 
-    var inFlightCount: Int { slots.count - freeSlots.count }
-
     /// Takes every future in flight out of its slot, when the run is over.
-    mutating func takeInFlight() -> [BoundedAllItem] {
-        defer {
-            for slot in slots.indices where slots[slot] != nil { freeSlots.append(slot) }
-            slots = Array(repeating: nil, count: slots.count)
+    mutating func takeInFlight() -> [(source: Upstream, registration: CallbackRegistration?)] {
+        var taken: [(source: Upstream, registration: CallbackRegistration?)] = []
+        for (number, slot) in slots.enumerated() where slot.index >= 0 {
+            taken.append(slot.empty())
+            freeSlots.append(number)
         }
-        return slots.compactMap { $0 }
+        return taken
     }
 }
 
-/// A future of a bounded `Future.all` in flight, and the callback the run parked on it.
+/// A slot for a future of a bounded `Future.all` in flight: the item, the future, and the
+/// callback the run parked on it. One object per slot, made with the run and reused, so that the
+/// state's array holds plain references (a struct with a weak field is handled through the
+/// runtime's value witnesses at each copy). Read and written only under the run's lock.
 ///
-/// The link is weak unless the future is lazy (`Upstream`), as a derived future's link to its
-/// source is: the future's callback holds the run, so a strong link made a cycle (future →
-/// callback → run → future) that kept a future whose promise was dropped, the run and the new
-/// future for ever, and that LeakSanitizer saw as about a thousand weak-reference side tables per
-/// run of the racing tests, the only part of the cycle it could not see reachable.
-struct BoundedAllItem {
-    /// The item's index.
-    let index: Int
-    let source: Upstream
+/// The link is weak unless the future is lazy or background (`Upstream`), as a derived future's
+/// link to its source is: the future's callback holds the run, so a strong link made a cycle
+/// (future → callback → run → future) that kept a future whose promise was dropped, the run and
+/// the new future for ever, and that LeakSanitizer saw as about a thousand weak-reference side
+/// tables per run of the racing tests, the only part of the cycle it could not see reachable.
+final class BoundedAllSlot: @unchecked Sendable {
+    // @unchecked: read and written only under the lock of the run's state.
+
+    /// The item's index; -1 while the slot is free.
+    var index = -1
+    var source = Upstream()
     /// The run's callback on the future, to take back once the run is over; `nil` until stored,
     /// or when it ran at once.
     var registration: CallbackRegistration?
+
+    /// Frees the slot; returns what it held, to release outside the lock.
+    func empty() -> (source: Upstream, registration: CallbackRegistration?) {
+        defer {
+            index = -1
+            source = Upstream()
+            registration = nil
+        }
+        return (source, registration)
+    }
 }
 
 /// One run of the bounded `Future.all`: the items' futures, made as slots free up, and the future
@@ -280,7 +294,9 @@ final class BoundedAllRun: @unchecked Sendable {
             let (isOver, ownerCancelled) = state.withLock { state -> (Bool, Bool) in
                 // The run finished while the future was being made: it is not the run's any more.
                 guard !state.isOver else { return (true, state.ownerCancelled) }
-                state.slots[next.slot] = BoundedAllItem(index: next.index, source: Upstream(future))
+                let slot = state.slots[next.slot]
+                slot.index = next.index
+                slot.source = Upstream(future)
                 return (false, state.ownerCancelled)
             }
             // Cancelled by its owner while the future was being made: the cancellation may have
@@ -294,8 +310,9 @@ final class BoundedAllRun: @unchecked Sendable {
             }
             if let registration {
                 let stored = state.withLock { state -> Bool in
-                    guard state.slots[next.slot]?.index == next.index else { return false }
-                    state.slots[next.slot]?.registration = registration
+                    let slot = state.slots[next.slot]
+                    guard slot.index == next.index else { return false }
+                    slot.registration = registration
                     return true
                 }
                 // Resolved meanwhile (a no-op then), or the run finished: its callback goes.
@@ -310,9 +327,10 @@ final class BoundedAllRun: @unchecked Sendable {
         var succeeded: [_FutureCore?] = []
         var firstFailure: (any Error)?
         var firstFailureCancelled = false
+        var released: (source: Upstream, registration: CallbackRegistration?)?
         let decision = state.withLock { state -> BoundedAllState.Decision in
-            if state.slots[slot]?.index == index {
-                state.slots[slot] = nil
+            if state.slots[slot].index == index {
+                released = state.slots[slot].empty()
                 state.freeSlots.append(slot)
             }
             if let failure {
@@ -342,6 +360,7 @@ final class BoundedAllRun: @unchecked Sendable {
             }
             return .undecided
         }
+        _ = released  // let go of outside the lock: a future it held may run its deinit
         switch decision {
         case .succeeded:
             typed.succeed(child, succeeded)
@@ -365,7 +384,7 @@ final class BoundedAllRun: @unchecked Sendable {
     private func finish(cancellingInFlight: Bool) {
         var make: (@Sendable (Int) -> _FutureCore)?
         var first: _FutureCore?
-        let inFlight = state.withLock { state -> [BoundedAllItem] in
+        let inFlight = state.withLock { state -> [(source: Upstream, registration: CallbackRegistration?)] in
             state.stopped = true
             state.isOver = true
             if cancellingInFlight { state.ownerCancelled = true }
