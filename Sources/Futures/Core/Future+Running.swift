@@ -52,7 +52,7 @@ extension Future {
     /// Takes the work out of the slot and runs it with this future on the thread's chain.
     @inlinable
     final func _runWork() -> Result<Value, Failure> {
-        var slot = FutureSlot<Value, Failure>.empty
+        var slot = _FutureSlot<Value, Failure>.empty
         swap(&slot, &_slot)
         guard case .work(let body) = consume slot else { _missingWork() }
         return CurrentWork.run(self) {
@@ -76,7 +76,7 @@ extension Future {
             let watch = MainThreadRunWatch(running: self)
             defer { watch.finish(running: self) }
         #endif
-        var outcome = FutureSlot<Value, Failure>.empty
+        var outcome = _FutureSlot<Value, Failure>.empty
         do {
             swap(&outcome, &_slot)
             guard case .work(let body) = consume outcome else { _missingWork() }
@@ -121,7 +121,7 @@ extension Future {
             return false
         case .won(let fromPending, let ownsSlot):
             // From `pending` this drops the unstarted work (a queued entry then finds it gone).
-            if ownsSlot { _slot = cancelling ? .empty : FutureSlot(result) }
+            if ownsSlot { _slot = cancelling ? .empty : _FutureSlot(result) }
             if fromPending, StateWord(raw: _state.load(ordering: .relaxed)).is(.background) { _leftTheQueue() }
             _publishResolution()
             return true

@@ -19,19 +19,11 @@ public import Synchronization
 ///
 /// `Future` is the base class of ``BackgroundFuture`` and ``LazyFuture``; it is `public` but not
 /// `open`: the kinds of future are fixed by this library.
-public class Future<Value: Sendable, Failure: Error>: _FutureCore, @unchecked Sendable {
-    // @unchecked: `_slot` is owned by the thread that moved the phase out of `pending` (the
-    // claimer, which takes the work out to run it, or a completer, which drops it) and then by
-    // the thread that wins `beginCompletion`, which writes the outcome before it publishes
-    // `resolved` with a releasing add; readers look at it only after an acquiring load sees
-    // `resolved` without `cancelled` (see `StateWord`). The rest is `_FutureCore`'s.
-
-    /// The work until it runs, then the outcome.
-    ///
-    /// Exclusivity is not checked at run time on this slot: the state word's phases already give
-    /// one thread at a time access to it (see above), and the dynamic check would cost more than
-    /// a lazy future's claim, run and completion together.
-    @exclusivity(unchecked) @usableFromInline final var _slot: FutureSlot<Value, Failure>
+public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlot<Value, Failure>>,
+    @unchecked Sendable
+{
+    // @unchecked: the slot (`_slot`, in `_FutureWithSlot`) is guarded by the state word's phases;
+    // the rest is `_FutureCore`'s.
 
     // The path from creation to the first read of a lazy future — this initializer, the claim,
     // the run and the completion — is inlinable, like the read itself: across the module
@@ -47,12 +39,9 @@ public class Future<Value: Sendable, Failure: Error>: _FutureCore, @unchecked Se
         fileID: StaticString,
         line: UInt
     ) {
-        if let work {
-            _slot = .work(work)
-        } else {
-            _slot = .empty
-        }
-        super.init(state: .initial(kind: kind, fileID: fileID, line: line), links: links)
+        super.init(
+            slot: work.map { .work($0) } ?? .empty, state: .initial(kind: kind, fileID: fileID, line: line),
+            links: links)
     }
 
     /// A future resolved with `result` from the start. Inlinable, as `init(kind:…)` is: made
@@ -60,10 +49,9 @@ public class Future<Value: Sendable, Failure: Error>: _FutureCore, @unchecked Se
     /// which was most of the cost of a `flatMap` step that returns `Future(value:)`.
     @inlinable
     init(resolved result: Result<Value, Failure>, fileID: StaticString, line: UInt) {
-        _slot = FutureSlot(result)
         var state = StateWord.initial(kind: .promise, fileID: fileID, line: line)
         state.phase = .resolved
-        super.init(state: state, links: .none)
+        super.init(slot: _FutureSlot(result), state: state, links: .none)
     }
 
     override final func _runClaimedWorkErased() {
