@@ -74,10 +74,12 @@ struct BoundedAllState: Sendable {
     /// The index of the next item to make a future for.
     var next = 0
     /// The futures made and not yet resolved, each in a slot of its own (the same slot as among
-    /// the new future's sources).
-    let slots: [BoundedAllSlot]
-    /// The free slots, taken from the end.
-    var freeSlots: [Int]
+    /// the new future's sources). Made as needed, up to `slotLimit`, then reused: a
+    /// `maxConcurrent` of `Int.max` makes no more slots than futures in flight at once.
+    var slots: [BoundedAllSlot] = []
+    let slotLimit: Int
+    /// The free slots among `slots`, taken from the end.
+    var freeSlots: [Int] = []
     /// The future of the first item, made up front, until it is put in flight.
     var first: _FutureCore?
     /// Makes the future of the item at an index, until no more futures may be made: then it is
@@ -111,10 +113,19 @@ struct BoundedAllState: Sendable {
 
     init(count: Int, slots: Int, first: _FutureCore, make: @escaping @Sendable (Int) -> _FutureCore) {
         succeeded = Array(repeating: nil, count: count)
-        self.slots = (0..<slots).map { _ in BoundedAllSlot() }
-        freeSlots = Array((0..<slots).reversed())
+        slotLimit = slots
         self.first = first
         self.make = make
+    }
+
+    /// Whether a future may be put in flight now: a slot is free, or another may be made.
+    var hasRoom: Bool { !freeSlots.isEmpty || slots.count < slotLimit }
+
+    /// A free slot's number, making the slot if none is free. Call only when `hasRoom`.
+    mutating func takeSlot() -> Int {
+        if let free = freeSlots.popLast() { return free }
+        slots.append(BoundedAllSlot())
+        return slots.count - 1
     }
 
     /// Takes every future in flight out of its slot, when the run is over.
@@ -265,7 +276,7 @@ final class BoundedAllRun: @unchecked Sendable {
             var released: (@Sendable (Int) -> _FutureCore)?
             var releasedFirst: _FutureCore?
             let next = state.withLock { state -> (index: Int, slot: Int)? in
-                guard !state.stopped, !state.freeSlots.isEmpty, state.next < count else {
+                guard !state.stopped, state.hasRoom, state.next < count else {
                     state.pumping = false
                     if state.stopped || state.next == count {
                         swap(&released, &state.make)
@@ -282,7 +293,7 @@ final class BoundedAllRun: @unchecked Sendable {
                 } else {
                     make = state.make
                 }
-                return (index, state.freeSlots.removeLast())
+                return (index, state.takeSlot())
             }
             // Outside the lock: what `makeFuture` captured may run deinits.
             released = nil
