@@ -51,7 +51,7 @@ final class DerivedLinks: @unchecked Sendable {
     }
 
     private func setFirst(_ source: _FutureCore?) {
-        if let source, source._kind.isHeldStrongly {
+        if let source, source.isHeldStronglyByDerivedFutures {
             firstOwned = source
             firstWatched = nil
         } else {
@@ -164,17 +164,18 @@ struct TakenSources {
 /// callbacks); a weak link to them is enough for the readers that walk up to their work, and
 /// once nothing can resolve them, nothing keeps them or what waits for them.
 ///
-/// A background future is held strongly too (`FutureKind.isHeldStrongly`): it always resolves
-/// (its context's queue holds it until its work has run, and a cancel resolves it at once), and
-/// its resolution hands over the callback that closed the cycle. A weak link to it cost more than
-/// the rest of a trivial job in a bounded `all`: a weak reference gives the object a side table,
-/// and every later retain and release of it then takes the runtime's slow path.
+/// A background future on a pool of Futures' own is held strongly too
+/// (`isHeldStronglyByDerivedFutures`): it always resolves (the pool runs every job it queued,
+/// and a cancel resolves it at once), and its resolution hands over the callback that closed the
+/// cycle. A weak link to it cost more than the rest of a trivial job in a bounded `all`: a weak
+/// reference gives the object a side table, and every later retain and release of it then takes
+/// the runtime's slow path. Not on a context made from a closure, which may never run the work.
 struct Upstream {
     private let owned: _FutureCore?
     private weak var watched: _FutureCore?
 
     init(_ future: _FutureCore) {
-        if future._kind.isHeldStrongly {
+        if future.isHeldStronglyByDerivedFutures {
             owned = future
         } else {
             owned = nil
@@ -211,6 +212,16 @@ enum Detachment {
 }
 
 extension _FutureCore {
+    /// Whether a future derived from this one holds it strongly (`Upstream`): a lazy future,
+    /// which nothing else keeps until it is read, and a background future on a pool of Futures'
+    /// own, which always resolves, so that a strong link to it makes no lasting cycle.
+    final var isHeldStronglyByDerivedFutures: Bool {
+        let kind = _kind
+        if kind.isLazy { return true }
+        guard kind == .background, case .context(let scheduler) = _links else { return false }
+        return scheduler._withUnsafeGuaranteedRef { $0.runsEveryJob }
+    }
+
     /// Runs `body` with this derived future's links, holding its stripe's lock; `nil` for a
     /// future that has none.
     final func withLinks<R>(_ body: (DerivedLinks) -> R) -> R? {

@@ -40,11 +40,6 @@ enum FutureKind: UInt8, CaseIterable, Sendable {
     /// Whether nothing runs until someone reads: lazy futures and what is derived from them.
     var isLazy: Bool { self == .lazy || self == .lazyDerived }
 
-    /// Whether a future derived from one of this kind holds it strongly (`Upstream`): a lazy
-    /// future, which nothing else keeps until it is read, and a background future, which always
-    /// resolves, so that a strong link to it makes no lasting cycle.
-    var isHeldStrongly: Bool { isLazy || self == .background }
-
     /// Whether the future waits on other futures instead of having work or a promise of its own.
     var isDerived: Bool { self == .derived || self == .lazyDerived }
 }

@@ -8,12 +8,10 @@ struct VisitedFuturesTests {
     func eachFutureIsNewOnce() {
         let futures = (0..<100).map { Future<Int, Never>(value: $0) }
         var visited = VisitedFutures()
-        for future in futures {
-            #expect(visited.insert(future))
-        }
-        for future in futures {
-            #expect(!visited.insert(future))
-        }
+        let firstTimes = futures.map { visited.insert($0) }
+        let secondTimes = futures.map { visited.insert($0) }
+        #expect(firstTimes.allSatisfy { $0 })
+        #expect(secondTimes.allSatisfy { !$0 })
     }
 
     @Test("a future met again before the list is full is not new")
@@ -21,9 +19,7 @@ struct VisitedFuturesTests {
         let first = Future<Int, Never>(value: 1)
         let second = Future<Int, Never>(value: 2)
         var visited = VisitedFutures()
-        #expect(visited.insert(first))
-        #expect(visited.insert(second))
-        #expect(!visited.insert(first))
-        #expect(!visited.insert(second))
+        let inserted = [visited.insert(first), visited.insert(second), visited.insert(first), visited.insert(second)]
+        #expect(inserted == [true, true, false, false])
     }
 }

@@ -83,6 +83,40 @@ struct MemoryReleaseTests {
         #expect(watched.allReleased)
     }
 
+    /// A derived future holds a background future on a pool of Futures' own strongly (it always
+    /// resolves), but not one on a context made from a closure, which may never run the work: held
+    /// strongly, such a future and its `map` kept each other for ever through the map's callback.
+    @Test("a map and a bounded all of background futures whose context never runs them, dropped, are freed")
+    func derivedFuturesOfWorkThatNeverRunsAreFreed() {
+        let nowhere = ExecutionContext { _ in }
+        let watched: Watched = {
+            let source = BackgroundFuture(on: nowhere) { 1 }
+            let mapped = source.map { $0 + 1 }
+            let canary = Canary()
+            mapped.onComplete { _ in _ = canary.name }
+            let bounded = Future.all(0..<3, maxConcurrent: 2) { index in BackgroundFuture(on: nowhere) { index } }
+            return Watched(
+                boxes: [WeakBox(source), WeakBox(mapped), WeakBox(bounded)], canaries: [WeakBox(canary)])
+        }()
+        #expect(watched.allReleased)
+    }
+
+    /// And a map of a background future on a pool lets go of it once the map resolves.
+    @Test("a map of a background future on a pool, dropped, is freed once the work has run")
+    func mapOfPoolWorkIsFreedOnceResolved() {
+        let ran = DispatchSemaphore(value: 0)
+        let watched: Watched = {
+            let source = BackgroundFuture { () -> Int in
+                ran.signal()
+                return 1
+            }
+            let mapped = source.map { $0 + 1 }
+            return Watched(boxes: [WeakBox(source), WeakBox(mapped)], canaries: [])
+        }()
+        #expect(ran.wait(timeout: .now() + 60) == .success)
+        #expect(eventually { watched.allReleased })
+    }
+
     @Test("zip still succeeds with every value in order, from sources resolved on many threads")
     func zipStillSucceedsInOrder() {
         for _ in 0..<200 {

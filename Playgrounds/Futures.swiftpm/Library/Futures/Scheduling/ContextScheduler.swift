@@ -75,10 +75,14 @@ final class ContextScheduler: Sendable {
     @usableFromInline let counts: RunnerCounts
     /// Where the jobs run.
     let runner: any JobRunner
+    /// Whether every job submitted here runs: a pool of Futures' own threads runs its queue even
+    /// as it shuts down. A context made from a closure may drop work, or never run it.
+    let runsEveryJob: Bool
 
     init(runner: any JobRunner) {
         self.runner = runner
         counts = runner.counts
+        runsEveryJob = runner is ThreadPool
     }
 
     // MARK: What a context does
