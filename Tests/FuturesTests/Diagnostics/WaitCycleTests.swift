@@ -251,24 +251,6 @@ struct WaitCycleTests {
         }
     #endif
 
-    #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there
-        @Test("an exit test's child that runs out of time writes its pools' state before it exits")
-        func aChildOutOfTimeWritesItsPoolsState() async {
-            let exit = await oneExitTestAtATime {
-                await #expect(processExitsWith: .failure, observing: [\.standardOutputContent]) {
-                    // A pool exists once a background future has run on it.
-                    let ran = DispatchSemaphore(value: 0)
-                    _ = BackgroundFuture { ran.signal() }
-                    ran.wait()
-                    exitIfNotTrapped(within: .milliseconds(200), status: EXIT_FAILURE)
-                    let never = DispatchSemaphore(value: 0)
-                    never.wait()
-                }
-            }
-            #expect(outputLines(exit).contains { $0.hasPrefix("pool state: ") })
-        }
-    #endif
-
     @Test("work that waits for work on another thread that is not waiting is no cycle")
     func busyRunnersEndTheSearch() {
         // Many threads wait for futures whose work runs (and itself waits) elsewhere: chains,
@@ -334,21 +316,6 @@ func exitIfNotTrapped(within limit: Duration, status: Int32 = EXIT_SUCCESS) {
         let never = DispatchSemaphore(value: 0)
         _ = never.wait(timeout: .now() + limit.dispatchInterval)
         FileHandle.standardError.write(Data("the process was still running after \(limit)\n".utf8))
-        if status != EXIT_SUCCESS { writePoolStates(waitingAtMost: .seconds(5)) }
         exit(status)
     }
-}
-
-/// Writes the state of every thread pool to standard output, which an exit test's parent
-/// observes (a child that ran out of time in a soak once wrote nothing, and its state was lost).
-/// On a thread of its own, given `limit`: a child stuck on a pool's lock must still exit.
-private func writePoolStates(waitingAtMost limit: Duration) {
-    let written = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-        var lines: [String] = []
-        ThreadPool.forEachLivePool { pool in lines.append("pool state: \(pool.stateDescription)") }
-        FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
-        written.signal()
-    }
-    _ = written.wait(timeout: .now() + limit.dispatchInterval)
 }
