@@ -66,7 +66,8 @@ extension Future {
     }
 
     /// `_runClaimedWork()` for a caller that does not know the future's types and needs no
-    /// result: a pool's worker, or a reader that found the work up a chain.
+    /// result: a reader that found the work up a chain (`_runClaimedWorkErased()`). A pool's
+    /// worker runs a background future's job through the typed path (`_runFromQueue`).
     ///
     /// This code is generic and not specialized, so each generic type it names costs a hashed
     /// search of the runtime's metadata cache, at each use: through `Result`, a trivial background
