@@ -251,6 +251,21 @@ struct WaitCycleTests {
         }
     #endif
 
+    #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there
+        @Test("an exit test's child that runs out of time writes a hang dump before it exits")
+        func aChildOutOfTimeWritesAHangDump() async {
+            let exit = await oneExitTestAtATime {
+                await #expect(processExitsWith: .failure, observing: [\.standardOutputContent]) {
+                    childThatRunsOutOfTime()
+                }
+            }
+            let lines = outputLines(exit)
+            #expect(lines.contains { $0.hasPrefix("=== hang dump of process ") })
+            #expect(lines.contains { $0.hasPrefix("pool ") })
+            #expect(lines.contains("=== end of hang dump ==="))
+        }
+    #endif
+
     @Test("work that waits for work on another thread that is not waiting is no cycle")
     func busyRunnersEndTheSearch() {
         // Many threads wait for futures whose work runs (and itself waits) elsewhere: chains,
@@ -316,6 +331,41 @@ func exitIfNotTrapped(within limit: Duration, status: Int32 = EXIT_SUCCESS) {
         let never = DispatchSemaphore(value: 0)
         _ = never.wait(timeout: .now() + limit.dispatchInterval)
         FileHandle.standardError.write(Data("the process was still running after \(limit)\n".utf8))
+        if status != EXIT_SUCCESS { writeHangDump(after: limit, waitingAtMost: .seconds(120)) }
         exit(status)
     }
+}
+
+/// Writes the test process's hang dump (`HangDump`: the futures waited for, the pools' state, and
+/// every thread's backtrace through gdb) to standard output, which an exit test's parent observes,
+/// and to a file in the folder `FUTURES_HANG_DUMP_DIR` names, if set (`scripts/soak` sets it to its
+/// logs' folder): a child that ran out of time in a soak once wrote nothing, and its state was
+/// lost. On a thread of its own, given `dumpLimit`: a child stuck on a pool's lock must still exit.
+private func writeHangDump(after limit: Duration, waitingAtMost dumpLimit: Duration) {
+    let written = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        let text = HangDump.text(reason: "an exit test's child was still running after \(limit)")
+        FileHandle.standardOutput.write(Data(text.utf8))
+        if let folder = ProcessInfo.processInfo.environment["FUTURES_HANG_DUMP_DIR"] {
+            let file = URL(fileURLWithPath: folder).appendingPathComponent("exit-test-timeout-\(getpid()).txt")
+            if (try? Data(text.utf8).write(to: file)) != nil {
+                FileHandle.standardError.write(Data("hang dump written to \(file.path)\n".utf8))
+            }
+        }
+        written.signal()
+    }
+    _ = written.wait(timeout: .now() + dumpLimit.dispatchInterval)
+}
+
+/// An exit test's child that runs a background future, so that a pool exists, then runs out of its
+/// time limit (synchronous: an asynchronous exit test's body cannot wait on a semaphore on Apple
+/// platforms). Without gdb's backtraces, which take seconds.
+private func childThatRunsOutOfTime() {
+    setenv("FUTURES_HANG_BACKTRACES", "0", 1)
+    let ran = DispatchSemaphore(value: 0)
+    _ = BackgroundFuture { ran.signal() }
+    ran.wait()
+    exitIfNotTrapped(within: .milliseconds(200), status: EXIT_FAILURE)
+    let never = DispatchSemaphore(value: 0)
+    never.wait()
 }
