@@ -58,24 +58,23 @@ extension _FutureCore {
             return
         }
         let key = ObjectIdentifier(self)
-        let stripe = ParkingLot.stripe(forKey: key)
-        stripe.condition.lock()
-        var isFirst = false
-        let outcome = _state.transition { word -> StateWord.RegistrationOutcome in
-            isFirst = !word.hasCallbacks
-            return word.addCallbacks()
+        let delivered = ParkingLot.withStripe(forKey: key) { stripe -> Bool in
+            stripe.condition.lock()
+            defer { stripe.condition.unlock() }
+            var isFirst = false
+            let outcome = _state.transition { word -> StateWord.RegistrationOutcome in
+                isFirst = !word.hasCallbacks
+                return word.addCallbacks()
+            }
+            guard outcome == .registered else { return false }
+            if isFirst {
+                links.heldCallback = callback
+            } else {
+                _ = parkInTable(callback, stripe: stripe, key: key)
+            }
+            return true
         }
-        guard outcome == .registered else {
-            stripe.condition.unlock()
-            CallbackTrampoline.deliver(.one(ParkedEntry(token: 0, callback: callback)), to: self)
-            return
-        }
-        if isFirst {
-            links.heldCallback = callback
-        } else {
-            _ = parkInTable(callback, stripe: stripe, key: key)
-        }
-        stripe.condition.unlock()
+        if !delivered { CallbackTrampoline.deliver(.one(ParkedEntry(token: 0, callback: callback)), to: self) }
     }
 
     /// Takes back a callback parked by `addResolutionCallback`, if its future has not handed it
@@ -105,21 +104,21 @@ extension _FutureCore {
     /// registration order, outside the lock.
     @usableFromInline
     final func _announceResolution(previous word: StateWord) {
-        let stripe = ParkingLot.stripe(for: self)
-        stripe.condition.lock()
         var held: ParkedCallback?
         var callbacks: ParkedCallbacks?
-        if word.hasCallbacks {
-            var inTable = true
-            if case .sources(let links) = _links {
-                held = links.heldCallback
-                links.heldCallback = nil
-                inTable = links.hasTableCallbacks
+        ParkingLot.withStripe(forKey: ObjectIdentifier(self)) { stripe in
+            stripe.condition.lock()
+            if word.hasCallbacks {
+                var inTable = true
+                if case .sources(let links) = _links {
+                    swap(&held, &links.heldCallback)
+                    inTable = links.hasTableCallbacks
+                }
+                if inTable { callbacks = stripe.callbacks.removeValue(forKey: ObjectIdentifier(self)) }
             }
-            if inTable { callbacks = stripe.callbacks.removeValue(forKey: ObjectIdentifier(self)) }
+            if word.hasWaiters { stripe.condition.broadcast() }
+            stripe.condition.unlock()
         }
-        if word.hasWaiters { stripe.condition.broadcast() }
-        stripe.condition.unlock()
         if let held {
             let first = ParkedEntry(token: 0, callback: held)
             switch callbacks {
