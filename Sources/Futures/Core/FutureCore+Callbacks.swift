@@ -34,7 +34,7 @@ extension _FutureCore {
     {
         stripe.lastToken &+= 1
         let token = stripe.lastToken
-        stripe.callbacks[key, default: .many([])].append(ParkedEntry(token: token, callback: callback))
+        stripe.callbacks.append(ParkedEntry(token: token, callback: callback), forKey: key)
         if case .sources(let links) = _links { links.hasTableCallbacks = true }
         return token
     }
@@ -94,7 +94,7 @@ extension _FutureCore {
         let removed = stripe.withLock { () -> ParkedEntry? in
             guard let parked = stripe.callbacks[registration.key] else { return nil }
             let (entry, rest) = parked.removing(token: registration.token)
-            if entry != nil { stripe.callbacks[registration.key] = rest }
+            if entry != nil { stripe.callbacks.replace(forKey: registration.key, with: rest) }
             return entry
         }
         _ = removed  // released here, outside the lock: its captures may run deinits

@@ -20,7 +20,7 @@ enum ParkingLot {
         // @unchecked: `callbacks`, and the `DerivedLinks` of the futures of this stripe, are read
         // and written only while `condition` is locked.
         let condition = NSCondition()
-        @exclusivity(unchecked) var callbacks: [ObjectIdentifier: ParkedCallbacks] = [:]
+        @exclusivity(unchecked) var callbacks = CallbackTable()
         /// The token of the last callback registered on this stripe's futures: tokens are unique
         /// within a stripe, and a future's stripe follows from its address, so a registration
         /// names its entry even after its future is freed and another takes its address.
