@@ -94,18 +94,30 @@ final class DerivedLinks: @unchecked Sendable {
     /// Takes the sources and the detachments out, for a future that has resolved: the caller
     /// releases and undoes them outside the lock.
     func takeForResolution() -> (TakenSources, [Detachment]) {
-        defer {
-            firstOwned = nil
-            firstWatched = nil
-            moreSources = []
-            detachments = []
-        }
-        return (TakenSources(owned: firstOwned, more: moreSources), detachments)
+        var owned: _FutureCore?
+        var more: [Upstream] = []
+        var detachments: [Detachment] = []
+        takeForResolution(owned: &owned, more: &more, detachments: &detachments)
+        return (TakenSources(owned: owned, more: more), detachments)
+    }
+
+    /// Moves the sources and the detachments into the caller's variables, which are empty, and
+    /// empties them here: `takeForResolution()` without copies.
+    func takeForResolution(owned: inout _FutureCore?, more: inout [Upstream], detachments: inout [Detachment]) {
+        swap(&owned, &firstOwned)
+        firstWatched = nil
+        if !moreSources.isEmpty { swap(&more, &moreSources) }
+        if !self.detachments.isEmpty { swap(&detachments, &self.detachments) }
     }
 
     /// Hands what the links hold to the release trampoline, so that freeing a long unread chain
     /// releases it link by link instead of one nested deinit per link.
     func releaseIteratively() {
+        // A resolved link of a chain holds none of these: no trip through the trampoline.
+        guard firstOwned != nil || !moreSources.isEmpty || connect != nil || heldCallback != nil else {
+            if !detachments.isEmpty { detachments = [] }
+            return
+        }
         ReleaseTrampoline.release { list in
             if let firstOwned {
                 list.append(firstOwned)
@@ -227,7 +239,7 @@ extension _FutureCore {
     /// future that has none.
     final func withLinks<R>(_ body: (DerivedLinks) -> R) -> R? {
         guard case .sources(let links) = _links else { return nil }
-        return ParkingLot.stripe(for: self).withLock { body(links) }
+        return ParkingLot.withStripe(forKey: ObjectIdentifier(self)) { stripe in stripe.withLock { body(links) } }
     }
 
     /// For a derived future: connects it to its sources if it is lazy and not yet connected, and
@@ -324,16 +336,22 @@ extension _FutureCore {
     /// is released here, outside the lock.
     @usableFromInline
     final func dropUpstreams() {
-        let taken = withLinks { links -> (TakenSources, [Detachment]) in
-            links.parkedReaders = []
-            return links.takeForResolution()
+        guard case .sources(let links) = _links else { return }
+        // Moved out under the lock, not copied: a link of a chain has one source and nothing else,
+        // and copies cost a retain and a release each.
+        var owned: _FutureCore?
+        var more: [Upstream] = []
+        var detachments: [Detachment] = []
+        ParkingLot.withStripe(forKey: ObjectIdentifier(self)) { stripe in
+            stripe.withLock {
+                if !links.parkedReaders.isEmpty { links.parkedReaders = [] }
+                links.takeForResolution(owned: &owned, more: &more, detachments: &detachments)
+            }
         }
-        guard let (taken, detachments) = taken else { return }
         for detachment in detachments { detachment.detach() }
-        var sources = taken
-        if sources.holdsAStrongSource {
-            ReleaseTrampoline.release { list in sources.move(into: &list) }
-        }
+        guard owned != nil || !more.isEmpty else { return }
+        var sources = TakenSources(owned: owned, more: more)
+        ReleaseTrampoline.release { list in sources.move(into: &list) }
     }
 
     /// Releases sources that a derived future let go of, after its stripe's lock is released.

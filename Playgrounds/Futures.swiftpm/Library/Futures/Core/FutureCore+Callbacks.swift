@@ -35,7 +35,7 @@ extension _FutureCore {
     {
         stripe.lastToken &+= 1
         let token = stripe.lastToken
-        stripe.callbacks[key, default: .many([])].append(ParkedEntry(token: token, callback: callback))
+        stripe.callbacks.append(ParkedEntry(token: token, callback: callback), forKey: key)
         if case .sources(let links) = _links { links.hasTableCallbacks = true }
         return token
     }
@@ -59,24 +59,23 @@ extension _FutureCore {
             return
         }
         let key = ObjectIdentifier(self)
-        let stripe = ParkingLot.stripe(forKey: key)
-        stripe.condition.lock()
-        var isFirst = false
-        let outcome = _state.transition { word -> StateWord.RegistrationOutcome in
-            isFirst = !word.hasCallbacks
-            return word.addCallbacks()
+        let delivered = ParkingLot.withStripe(forKey: key) { stripe -> Bool in
+            stripe.condition.lock()
+            defer { stripe.condition.unlock() }
+            var isFirst = false
+            let outcome = _state.transition { word -> StateWord.RegistrationOutcome in
+                isFirst = !word.hasCallbacks
+                return word.addCallbacks()
+            }
+            guard outcome == .registered else { return false }
+            if isFirst {
+                links.heldCallback = callback
+            } else {
+                _ = parkInTable(callback, stripe: stripe, key: key)
+            }
+            return true
         }
-        guard outcome == .registered else {
-            stripe.condition.unlock()
-            CallbackTrampoline.deliver(.one(ParkedEntry(token: 0, callback: callback)), to: self)
-            return
-        }
-        if isFirst {
-            links.heldCallback = callback
-        } else {
-            _ = parkInTable(callback, stripe: stripe, key: key)
-        }
-        stripe.condition.unlock()
+        if !delivered { CallbackTrampoline.deliver(.one(ParkedEntry(token: 0, callback: callback)), to: self) }
     }
 
     /// Takes back a callback parked by `addResolutionCallback`, if its future has not handed it
@@ -96,7 +95,7 @@ extension _FutureCore {
         let removed = stripe.withLock { () -> ParkedEntry? in
             guard let parked = stripe.callbacks[registration.key] else { return nil }
             let (entry, rest) = parked.removing(token: registration.token)
-            if entry != nil { stripe.callbacks[registration.key] = rest }
+            if entry != nil { stripe.callbacks.replace(forKey: registration.key, with: rest) }
             return entry
         }
         _ = removed  // released here, outside the lock: its captures may run deinits
@@ -106,21 +105,21 @@ extension _FutureCore {
     /// registration order, outside the lock.
     @usableFromInline
     final func _announceResolution(previous word: StateWord) {
-        let stripe = ParkingLot.stripe(for: self)
-        stripe.condition.lock()
         var held: ParkedCallback?
         var callbacks: ParkedCallbacks?
-        if word.hasCallbacks {
-            var inTable = true
-            if case .sources(let links) = _links {
-                held = links.heldCallback
-                links.heldCallback = nil
-                inTable = links.hasTableCallbacks
+        ParkingLot.withStripe(forKey: ObjectIdentifier(self)) { stripe in
+            stripe.condition.lock()
+            if word.hasCallbacks {
+                var inTable = true
+                if case .sources(let links) = _links {
+                    swap(&held, &links.heldCallback)
+                    inTable = links.hasTableCallbacks
+                }
+                if inTable { callbacks = stripe.callbacks.removeValue(forKey: ObjectIdentifier(self)) }
             }
-            if inTable { callbacks = stripe.callbacks.removeValue(forKey: ObjectIdentifier(self)) }
+            if word.hasWaiters { stripe.condition.broadcast() }
+            stripe.condition.unlock()
         }
-        if word.hasWaiters { stripe.condition.broadcast() }
-        stripe.condition.unlock()
         if let held {
             let first = ParkedEntry(token: 0, callback: held)
             switch callbacks {

@@ -257,17 +257,26 @@ final class BoundedAllRun: @unchecked Sendable {
         pump()
     }
 
-    /// Makes futures while there are free slots and items left. One thread at a time does it;
-    /// the futures that resolve at once call back into here and return at once, so the loop,
-    /// not the stack, takes them in turn.
+    /// Makes futures while there are free slots and items left, unless another thread does.
     private func pump() {
-        let count = count
         let mayPump = state.withLock { state -> Bool in
             guard !state.pumping else { return false }
             state.pumping = true
             return true
         }
-        guard mayPump else { return }
+        if mayPump { pumpClaimed() }
+    }
+
+    /// Makes futures while there are free slots and items left; the caller set `pumping`. One
+    /// thread at a time does it; the futures that resolve at once call back into here and return
+    /// at once, so the loop, not the stack, takes them in turn.
+    ///
+    /// A future's callback registration is stored in its slot under the lock the loop takes next
+    /// (for the next item, or to stop), not under one of its own: each lock section is a share of
+    /// a trivial job's cost.
+    private func pumpClaimed() {
+        let count = count
+        var unstored: (index: Int, slot: Int, registration: CallbackRegistration)?
         while true {
             // The next item and its slot, or nil if none may be made now; with the future of the
             // first item, or the maker, which the state lets go of with the last item or once
@@ -276,7 +285,16 @@ final class BoundedAllRun: @unchecked Sendable {
             var first: _FutureCore?
             var released: (@Sendable (Int) -> _FutureCore)?
             var releasedFirst: _FutureCore?
+            var stale: CallbackRegistration?
             let next = state.withLock { state -> (index: Int, slot: Int)? in
+                if let unstored {
+                    let slot = state.slots[unstored.slot]
+                    if slot.index == unstored.index {
+                        slot.registration = unstored.registration
+                    } else {
+                        stale = unstored.registration
+                    }
+                }
                 guard !state.stopped, state.hasRoom, state.next < count else {
                     state.pumping = false
                     if state.stopped || state.next == count {
@@ -296,6 +314,10 @@ final class BoundedAllRun: @unchecked Sendable {
                 }
                 return (index, state.takeSlot())
             }
+            unstored = nil
+            // The future resolved before its registration was stored (a no-op then), or the run
+            // finished: its callback goes.
+            if let stale { _FutureCore.removeResolutionCallback(stale) }
             // Outside the lock: what `makeFuture` captured may run deinits.
             released = nil
             releasedFirst = nil
@@ -319,16 +341,7 @@ final class BoundedAllRun: @unchecked Sendable {
             let registration = future.addResolutionCallback { [self] future in
                 finished(future, at: next.index, inSlot: next.slot)
             }
-            if let registration {
-                let stored = state.withLock { state -> Bool in
-                    let slot = state.slots[next.slot]
-                    guard slot.index == next.index else { return false }
-                    slot.registration = registration
-                    return true
-                }
-                // Resolved meanwhile (a no-op then), or the run finished: its callback goes.
-                if !stored { _FutureCore.removeResolutionCallback(registration) }
-            }
+            if let registration { unstored = (next.index, next.slot, registration) }
         }
     }
 
@@ -339,7 +352,16 @@ final class BoundedAllRun: @unchecked Sendable {
         var firstFailure: (any Error)?
         var firstFailureCancelled = false
         var released: (source: Upstream, registration: CallbackRegistration?)?
+        // Whether this thread goes on to make the next futures: claimed here, under this lock,
+        // rather than under one more (`pump()`).
+        var mayPump = false
         let decision = state.withLock { state -> BoundedAllState.Decision in
+            defer {
+                if !state.decided, !state.pumping {
+                    state.pumping = true
+                    mayPump = true
+                }
+            }
             if state.slots[slot].index == index {
                 released = state.slots[slot].empty()
                 state.freeSlots.append(slot)
@@ -383,7 +405,7 @@ final class BoundedAllRun: @unchecked Sendable {
             // it does what a cancel does.
             finish(cancellingInFlight: !resolved && child._isCancelled)
         case .undecided:
-            pump()
+            if mayPump { pumpClaimed() }
         }
     }
 

@@ -21,7 +21,7 @@ enum ParkingLot {
         // @unchecked: `callbacks`, and the `DerivedLinks` of the futures of this stripe, are read
         // and written only while `condition` is locked.
         let condition = NSCondition()
-        @exclusivity(unchecked) var callbacks: [ObjectIdentifier: ParkedCallbacks] = [:]
+        @exclusivity(unchecked) var callbacks = CallbackTable()
         /// The token of the last callback registered on this stripe's futures: tokens are unique
         /// within a stripe, and a future's stripe follows from its address, so a registration
         /// names its entry even after its future is freed and another takes its address.
@@ -39,11 +39,21 @@ enum ParkingLot {
     static let stripeBits = 6
     static let stripeCount = 1 << stripeBits
 
-    private static let stripes: [Stripe] = (0..<stripeCount).map { _ in Stripe() }
+    /// Every stripe, made once and never freed, so that a lookup reads it without reference
+    /// counting (`withStripe(forKey:_:)`): a retain and a release per lookup were a measurable share
+    /// of a chain's step.
+    nonisolated(unsafe) private static let stripeTable: UnsafeMutablePointer<Unmanaged<Stripe>> = {
+        let table = UnsafeMutablePointer<Unmanaged<Stripe>>.allocate(capacity: stripeCount)
+        for index in 0..<stripeCount { (table + index).initialize(to: .passRetained(Stripe())) }
+        return table
+    }()
 
     /// How many futures have callbacks in the stripes' tables now. For tests.
     static var parkedCallbackKeyCount: Int {
-        stripes.reduce(0) { total, stripe in total + stripe.withLock { stripe.callbacks.count } }
+        (0..<stripeCount).reduce(0) { total, index in
+            let stripe = stripeTable[index].takeUnretainedValue()
+            return total + stripe.withLock { stripe.callbacks.count }
+        }
     }
 
     /// The stripe of `object`: its address, spread by a Fibonacci hash (heap addresses share
@@ -54,8 +64,18 @@ enum ParkingLot {
 
     /// The stripe of the object whose identity is `key`.
     static func stripe(forKey key: ObjectIdentifier) -> Stripe {
+        stripeTable[index(ofKey: key)].takeUnretainedValue()
+    }
+
+    /// Runs `body` with the stripe of the object whose identity is `key`, without retaining it.
+    @inline(__always)
+    static func withStripe<R>(forKey key: ObjectIdentifier, _ body: (Stripe) throws -> R) rethrows -> R {
+        try stripeTable[index(ofKey: key)]._withUnsafeGuaranteedRef(body)
+    }
+
+    @inline(__always)
+    private static func index(ofKey key: ObjectIdentifier) -> Int {
         let address = UInt64(UInt(bitPattern: key))
-        let index = Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - stripeBits))
-        return stripes[index]
+        return Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - stripeBits))
     }
 }
