@@ -30,7 +30,7 @@ final class ThreadState {
     @exclusivity(unchecked) var worker: WorkerRecord?
 
     /// Callbacks waiting to run on this thread, while it runs callbacks (`CallbackTrampoline`).
-    @exclusivity(unchecked) var pendingCallbacks: [(_FutureCore, ParkedCallbacks)] = []
+    @exclusivity(unchecked) var pendingCallbacks: [PendingDelivery] = []
     /// The next entry of `pendingCallbacks` to run.
     @exclusivity(unchecked) var pendingCallbacksHead = 0
     @exclusivity(unchecked) var isRunningCallbacks = false

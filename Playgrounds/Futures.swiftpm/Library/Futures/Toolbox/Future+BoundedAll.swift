@@ -130,10 +130,11 @@ struct BoundedAllState: Sendable {
     }
 
     /// Takes every future in flight out of its slot, when the run is over.
-    mutating func takeInFlight() -> [(source: Upstream, registration: CallbackRegistration?)] {
-        var taken: [(source: Upstream, registration: CallbackRegistration?)] = []
+    mutating func takeInFlight() -> [(future: _FutureCore?, registration: CallbackRegistration?)] {
+        var taken: [(future: _FutureCore?, registration: CallbackRegistration?)] = []
         for (number, slot) in slots.enumerated() where slot.index >= 0 {
-            taken.append(slot.empty())
+            let future = slot.source.future
+            taken.append((future, slot.empty().registration))
             freeSlots.append(number)
         }
         return taken
@@ -154,20 +155,23 @@ final class BoundedAllSlot: @unchecked Sendable {
     // @unchecked: read and written only under the lock of the run's state.
 
     /// The item's index; -1 while the slot is free.
-    var index = -1
-    var source = Upstream()
+    @exclusivity(unchecked) var index = -1
+    @exclusivity(unchecked) var source = Upstream()
     /// The run's callback on the future, to take back once the run is over; `nil` until stored,
     /// or when it ran at once.
-    var registration: CallbackRegistration?
+    @exclusivity(unchecked) var registration: CallbackRegistration?
 
-    /// Frees the slot; returns what it held, to release outside the lock.
-    func empty() -> (source: Upstream, registration: CallbackRegistration?) {
+    /// Frees the slot; returns the future it held strongly, if any (a weak link is dropped here:
+    /// that frees no future), and the registration, to release outside the lock. Two plain
+    /// values, not an `Upstream` in an optional tuple, which the compiler moved and destroyed
+    /// through the runtime's generic value witnesses.
+    func empty() -> (owned: _FutureCore?, registration: CallbackRegistration?) {
         defer {
             index = -1
             source = Upstream()
             registration = nil
         }
-        return (source, registration)
+        return (source.owner, registration)
     }
 }
 
@@ -351,7 +355,7 @@ final class BoundedAllRun: @unchecked Sendable {
         var succeeded: [_FutureCore?] = []
         var firstFailure: (any Error)?
         var firstFailureCancelled = false
-        var released: (source: Upstream, registration: CallbackRegistration?)?
+        var released: _FutureCore?
         // Whether this thread goes on to make the next futures: claimed here, under this lock,
         // rather than under one more (`pump()`).
         var mayPump = false
@@ -363,7 +367,7 @@ final class BoundedAllRun: @unchecked Sendable {
                 }
             }
             if state.slots[slot].index == index {
-                released = state.slots[slot].empty()
+                released = state.slots[slot].empty().owned
                 state.freeSlots.append(slot)
             }
             if let failure {
@@ -417,7 +421,7 @@ final class BoundedAllRun: @unchecked Sendable {
     private func finish(cancellingInFlight: Bool) {
         var make: (@Sendable (Int) -> _FutureCore)?
         var first: _FutureCore?
-        let inFlight = state.withLock { state -> [(source: Upstream, registration: CallbackRegistration?)] in
+        let inFlight = state.withLock { state -> [(future: _FutureCore?, registration: CallbackRegistration?)] in
             state.stopped = true
             state.isOver = true
             if cancellingInFlight { state.ownerCancelled = true }
@@ -427,7 +431,7 @@ final class BoundedAllRun: @unchecked Sendable {
         }
         for item in inFlight {
             if let registration = item.registration { _FutureCore.removeResolutionCallback(registration) }
-            if cancellingInFlight, let future = item.source.future { typed.cancel(future) }
+            if cancellingInFlight, let future = item.future { typed.cancel(future) }
         }
         _ = (make, first)  // released here, outside the lock
     }
