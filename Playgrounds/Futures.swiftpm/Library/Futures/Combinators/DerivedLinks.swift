@@ -348,6 +348,12 @@ extension _FutureCore {
                 links.takeForResolution(owned: &owned, more: &more, detachments: &detachments)
             }
         }
+        releaseTaken(owned: owned, more: more, detachments: detachments)
+    }
+
+    /// Undoes `detachments` and releases the sources a resolved derived future's links let go of,
+    /// outside the lock they were taken under.
+    final func releaseTaken(owned: _FutureCore?, more: [Upstream], detachments: [Detachment]) {
         for detachment in detachments { detachment.detach() }
         guard owned != nil || !more.isEmpty else { return }
         var sources = TakenSources(owned: owned, more: more)

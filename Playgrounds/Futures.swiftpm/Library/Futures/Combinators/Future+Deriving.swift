@@ -46,9 +46,7 @@ extension Future {
     @inlinable
     @discardableResult
     func resolve(with result: Result<Value, Failure>, sourceCancelled: Bool = false) -> Bool {
-        let resolved = _complete(with: result, cancelling: sourceCancelled && Failure.self == (any Error).self)
-        if resolved { dropUpstreams() }
-        return resolved
+        _complete(with: result, cancelling: sourceCancelled && Failure.self == (any Error).self, droppingLinks: true)
     }
 
     /// Resolves this derived future with what `body` returns, or with the error it throws.

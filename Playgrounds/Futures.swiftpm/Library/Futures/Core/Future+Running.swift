@@ -114,10 +114,15 @@ extension Future {
     /// whose `Failure` is `any Error` is ever cancelled) and leaves the slot to its runner, if the
     /// work is running.
     ///
+    /// `droppingLinks`: a derived future's links let go of its sources as it resolves (see
+    /// `_publishResolution(droppingLinks:)`).
+    ///
     /// - Returns: `true` if this call resolved it.
     @inlinable
     @discardableResult
-    final func _complete(with result: Result<Value, Failure>, cancelling: Bool = false) -> Bool {
+    final func _complete(
+        with result: Result<Value, Failure>, cancelling: Bool = false, droppingLinks: Bool = false
+    ) -> Bool {
         switch _state.transition({ $0.beginCompletion(cancelling: cancelling) }) {
         case .lost:
             return false
@@ -125,7 +130,7 @@ extension Future {
             // From `pending` this drops the unstarted work (a queued entry then finds it gone).
             if ownsSlot { _slot = cancelling ? .empty : _FutureSlot(result) }
             if fromPending, StateWord(raw: _state.load(ordering: .relaxed)).is(.background) { _leftTheQueue() }
-            _publishResolution()
+            _publishResolution(droppingLinks: droppingLinks)
             return true
         }
     }

@@ -109,17 +109,57 @@ extension _FutureCore {
         var callbacks: ParkedCallbacks?
         ParkingLot.withStripe(forKey: ObjectIdentifier(self)) { stripe in
             stripe.condition.lock()
-            if word.hasCallbacks {
-                var inTable = true
-                if case .sources(let links) = _links {
-                    swap(&held, &links.heldCallback)
-                    inTable = links.hasTableCallbacks
-                }
-                if inTable { callbacks = stripe.callbacks.removeValue(forKey: ObjectIdentifier(self)) }
-            }
-            if word.hasWaiters { stripe.condition.broadcast() }
+            takeCallbacksAndWake(stripe: stripe, word: word, held: &held, callbacks: &callbacks)
             stripe.condition.unlock()
         }
+        deliver(held: held, callbacks: callbacks)
+    }
+
+    /// `_announceResolution(previous:)` for a derived future, whose links also let go of its
+    /// sources and detachments under the same lock (what `dropUpstreams` does under one of its
+    /// own); they are released and undone once the callbacks are handed over.
+    @usableFromInline
+    final func _announceResolutionDroppingLinks(previous word: StateWord) {
+        guard case .sources(let links) = _links else {
+            _announceResolution(previous: word)
+            return
+        }
+        var held: ParkedCallback?
+        var callbacks: ParkedCallbacks?
+        var owned: _FutureCore?
+        var more: [Upstream] = []
+        var detachments: [Detachment] = []
+        ParkingLot.withStripe(forKey: ObjectIdentifier(self)) { stripe in
+            stripe.condition.lock()
+            takeCallbacksAndWake(stripe: stripe, word: word, held: &held, callbacks: &callbacks)
+            if !links.parkedReaders.isEmpty { links.parkedReaders = [] }
+            links.takeForResolution(owned: &owned, more: &more, detachments: &detachments)
+            stripe.condition.unlock()
+        }
+        deliver(held: held, callbacks: callbacks)
+        releaseTaken(owned: owned, more: more, detachments: detachments)
+    }
+
+    /// Under `stripe`'s lock: takes this resolved future's callbacks out (the one its links hold,
+    /// and those in the table) and wakes its parked readers.
+    @inline(__always)
+    private func takeCallbacksAndWake(
+        stripe: ParkingLot.Stripe, word: StateWord, held: inout ParkedCallback?, callbacks: inout ParkedCallbacks?
+    ) {
+        if word.hasCallbacks {
+            var inTable = true
+            if case .sources(let links) = _links {
+                swap(&held, &links.heldCallback)
+                inTable = links.hasTableCallbacks
+            }
+            if inTable { callbacks = stripe.callbacks.removeValue(forKey: ObjectIdentifier(self)) }
+        }
+        if word.hasWaiters { stripe.condition.broadcast() }
+    }
+
+    /// Hands over the callbacks `takeCallbacksAndWake` took, in registration order.
+    @inline(__always)
+    private func deliver(held: consuming ParkedCallback?, callbacks: consuming ParkedCallbacks?) {
         if let held {
             let first = ParkedEntry(token: 0, callback: held)
             switch callbacks {
