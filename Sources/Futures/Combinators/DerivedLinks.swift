@@ -90,8 +90,8 @@ final class DerivedLinks: @unchecked Sendable {
         set { setSources(newValue) }
     }
 
-    /// Takes the sources and the detachments out, for a future that has resolved: the caller
-    /// releases and undoes them outside the lock.
+    /// Takes the sources and the detachments out, for a future that has resolved, and forgets its
+    /// parked readers' wake-ups: the caller releases and undoes them outside the lock.
     func takeForResolution() -> (TakenSources, [Detachment]) {
         var owned: _FutureCore?
         var more: [Upstream] = []
@@ -101,8 +101,9 @@ final class DerivedLinks: @unchecked Sendable {
     }
 
     /// Moves the sources and the detachments into the caller's variables, which are empty, and
-    /// empties them here: `takeForResolution()` without copies.
+    /// empties them here, with the parked readers' wake-ups: `takeForResolution()` without copies.
     func takeForResolution(owned: inout _FutureCore?, more: inout [Upstream], detachments: inout [Detachment]) {
+        if !parkedReaders.isEmpty { parkedReaders = [] }
         swap(&owned, &firstOwned)
         firstWatched = nil
         if !moreSources.isEmpty { swap(&more, &moreSources) }
@@ -342,10 +343,7 @@ extension _FutureCore {
         var more: [Upstream] = []
         var detachments: [Detachment] = []
         ParkingLot.withStripe(forKey: ObjectIdentifier(self)) { stripe in
-            stripe.withLock {
-                if !links.parkedReaders.isEmpty { links.parkedReaders = [] }
-                links.takeForResolution(owned: &owned, more: &more, detachments: &detachments)
-            }
+            stripe.withLock { links.takeForResolution(owned: &owned, more: &more, detachments: &detachments) }
         }
         releaseTaken(owned: owned, more: more, detachments: detachments)
     }
@@ -354,8 +352,8 @@ extension _FutureCore {
     /// outside the lock they were taken under.
     final func releaseTaken(owned: _FutureCore?, more: [Upstream], detachments: [Detachment]) {
         for detachment in detachments { detachment.detach() }
-        guard owned != nil || !more.isEmpty else { return }
         var sources = TakenSources(owned: owned, more: more)
+        guard sources.holdsAStrongSource else { return }
         ReleaseTrampoline.release { list in sources.move(into: &list) }
     }
 
@@ -397,7 +395,6 @@ extension _FutureCore {
         ParkingLot.stripe(for: self).withLock {
             (sources, detachments) = links.takeForResolution()
             swap(&connect, &links.connect)
-            links.parkedReaders = []
         }
         for detachment in detachments { detachment.detach() }
         // Released here, outside the stripe's lock (their deinits may take stripes' locks), and

@@ -131,7 +131,6 @@ extension _FutureCore {
         ParkingLot.withStripe(forKey: ObjectIdentifier(self)) { stripe in
             stripe.condition.lock()
             takeCallbacksAndWake(stripe: stripe, word: word, held: &held, callbacks: &callbacks)
-            if !links.parkedReaders.isEmpty { links.parkedReaders = [] }
             links.takeForResolution(owned: &owned, more: &more, detachments: &detachments)
             stripe.condition.unlock()
         }
