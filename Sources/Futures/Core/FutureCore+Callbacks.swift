@@ -51,7 +51,7 @@ extension _FutureCore {
     ///
     /// Why not for a lazy future: what derives from it holds it strongly, so its links holding
     /// that child's callback would make a cycle that nothing breaks if the lazy future is never
-    /// read. A child of a future that is not lazy holds it weakly (`Upstream`).
+    /// read. A child of a future that is not lazy holds it weakly (`Upstream`, `WatchedSource`).
     final func addResolutionCallbackForGood(_ callback: @escaping ParkedCallback) {
         guard case .sources(let links) = _links, !_isResolved, !_kind.isLazy else {
             _ = addResolutionCallback(callback)

@@ -16,7 +16,7 @@ final class DerivedLinks: @unchecked Sendable {
     /// (`firstOwned` if it is held strongly, `firstWatched` otherwise), without an array or an
     /// `Upstream` value: most derived futures have one source. Emptied when the owner resolves.
     @exclusivity(unchecked) private var firstOwned: _FutureCore?
-    @exclusivity(unchecked) private weak var firstWatched: _FutureCore?
+    @exclusivity(unchecked) private var firstWatched: WatchedSource?
     /// The other futures the owner waits on now, after the first.
     @exclusivity(unchecked) private var moreSources: [Upstream] = []
     /// Registers the callbacks that resolve the owner; run once, then dropped. `nil` for a
@@ -57,7 +57,7 @@ final class DerivedLinks: @unchecked Sendable {
             firstWatched = nil
         } else {
             firstOwned = nil
-            firstWatched = source
+            firstWatched = source.map(WatchedSource.init)
         }
     }
 
@@ -85,7 +85,7 @@ final class DerivedLinks: @unchecked Sendable {
     /// The futures the owner waits on now that are still alive.
     var upstreams: [_FutureCore] {
         get {
-            guard let first = firstOwned ?? firstWatched else { return moreSources.compactMap(\.future) }
+            guard let first = firstOwned ?? firstWatched?.future else { return moreSources.compactMap(\.future) }
             return moreSources.isEmpty ? [first] : [first] + moreSources.compactMap(\.future)
         }
         set { setSources(newValue) }
@@ -146,7 +146,7 @@ final class DerivedLinks: @unchecked Sendable {
 }
 
 /// The sources a resolved derived future let go of, to release outside its stripe's lock: the
-/// first if it was held strongly (a weak link was dropped under the lock: that frees no future),
+/// first if it was held strongly (a watched link was dropped under the lock: that frees no future),
 /// and the others.
 struct TakenSources {
     var owned: _FutureCore?
@@ -175,35 +175,38 @@ struct TakenSources {
 /// from them, whose work runs only when a reader asks. The others are held by whatever will
 /// resolve them while they still can (a promise by its holder, a background or pinned future by
 /// its context's queue until its work runs, an eager derived future by its own sources'
-/// callbacks); a weak link to them is enough for the readers that walk up to their work, and
+/// callbacks); a watched link to them (`WatchedSource`: their memory, not their life, as a weak
+/// reference without its side table) is enough for the readers that walk up to their work, and
 /// once nothing can resolve them, nothing keeps them or what waits for them.
 ///
 /// A background future on a pool of Futures' own is held strongly too
 /// (`isHeldStronglyByDerivedFutures`): it always resolves (the pool runs every job it queued,
 /// and a cancel resolves it at once), and its resolution hands over the callback that closed the
-/// cycle. A weak link to it cost more than the rest of a trivial job in a bounded `all`: a weak
-/// reference gives the object a side table, and every later retain and release of it then takes
+/// cycle. A weak link to it, as the other links were before `WatchedSource`, cost more than the
+/// rest of a trivial job in a bounded `all`: a weak reference gives the object a side table, and every later retain and release of it then takes
 /// the runtime's slow path. Not on a context made from a closure, which may never run the work.
 struct Upstream {
     private let owned: _FutureCore?
-    private weak var watched: _FutureCore?
+    private let watched: WatchedSource?
 
     init(_ future: _FutureCore) {
         if future.isHeldStronglyByDerivedFutures {
             owned = future
+            watched = nil
         } else {
             owned = nil
-            watched = future
+            watched = WatchedSource(future)
         }
     }
 
     /// An empty link: a free slot of `DerivedLinks.replaceSource(inSlot:with:)`.
     init() {
         owned = nil
+        watched = nil
     }
 
     /// The source, unless it was freed (then nothing can resolve it any more).
-    var future: _FutureCore? { owned ?? watched }
+    var future: _FutureCore? { owned ?? watched?.future }
 
     /// The source if this link holds it strongly.
     var owner: _FutureCore? { owned }

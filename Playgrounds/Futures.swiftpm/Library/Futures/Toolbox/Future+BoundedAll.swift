@@ -146,7 +146,7 @@ struct BoundedAllState: Sendable {
 /// state's array holds plain references (a struct with a weak field is handled through the
 /// runtime's value witnesses at each copy). Read and written only under the run's lock.
 ///
-/// The link is weak unless the future is lazy or background (`Upstream`), as a derived future's
+/// The link is watched (`WatchedSource`) unless the future is lazy or background (`Upstream`), as a derived future's
 /// link to its source is: the future's callback holds the run, so a strong link made a cycle
 /// (future → callback → run → future) that kept a future whose promise was dropped, the run and
 /// the new future for ever, and that LeakSanitizer saw as about a thousand weak-reference side
@@ -161,7 +161,7 @@ final class BoundedAllSlot: @unchecked Sendable {
     /// or when it ran at once.
     @exclusivity(unchecked) var registration: CallbackRegistration?
 
-    /// Frees the slot; returns the future it held strongly, if any (a weak link is dropped here:
+    /// Frees the slot; returns the future it held strongly, if any (a watched link is dropped here:
     /// that frees no future), and the registration, to release outside the lock. Two plain
     /// values, not an `Upstream` in an optional tuple, which the compiler moved and destroyed
     /// through the runtime's generic value witnesses.
