@@ -99,7 +99,18 @@ enum CallbackTrampoline {
     static func deliver(_ callbacks: ParkedCallbacks, to future: _FutureCore) {
         let state = ThreadState.current
         guard !state.isRunningCallbacks else {
-            state.pendingCallbacks.append(PendingDelivery(future: future, callbacks: callbacks))
+            let delivery = PendingDelivery(future: future, callbacks: callbacks)
+            // Every delivery queued so far has been taken (a chain resolving link by link queues
+            // one at a time): this one goes in the last one's place instead of after it. Appended,
+            // the queue grew by one entry per link, reallocated as it went, until it held every
+            // link's placeholder.
+            let head = state.pendingCallbacksHead
+            if head > 0, head == state.pendingCallbacks.count {
+                state.pendingCallbacks[head - 1] = delivery
+                state.pendingCallbacksHead = head - 1
+            } else {
+                state.pendingCallbacks.append(delivery)
+            }
             return
         }
         // The queue is empty when no callback runs: these go first, without a trip through it.
