@@ -6,7 +6,7 @@
 /// up to the futures with work and claim or start that work as their kind allows
 /// (`_FutureCore.demand`), so a derived future never waits on work that nobody will run.
 @usableFromInline
-final class DerivedLinks: @unchecked Sendable {
+class DerivedLinks: @unchecked Sendable {
     // @unchecked: every field is read and written only while the owning future's parking-lot
     // stripe is locked (`_FutureCore.withLinks`), or in the owner's deinit, when no other thread
     // can reach it.
@@ -14,30 +14,30 @@ final class DerivedLinks: @unchecked Sendable {
     /// The first of the futures the owner waits on now, held as `Upstream` holds a source
     /// (`firstOwned` if it is held strongly, `firstWatched` otherwise), without an array or an
     /// `Upstream` value: most derived futures have one source. Emptied when the owner resolves.
-    @exclusivity(unchecked) private var firstOwned: _FutureCore?
-    @exclusivity(unchecked) private var firstWatched: WatchedSource?
+    @exclusivity(unchecked) private final var firstOwned: _FutureCore?
+    @exclusivity(unchecked) private final var firstWatched: WatchedSource?
     /// The other futures the owner waits on now, after the first.
-    @exclusivity(unchecked) private var moreSources: [Upstream] = []
+    @exclusivity(unchecked) private final var moreSources: [Upstream] = []
     /// Registers the callbacks that resolve the owner; run once, then dropped. `nil` for a
     /// future connected when it was made.
-    @exclusivity(unchecked) var connect: (@Sendable (_FutureCore) -> Void)?
+    @exclusivity(unchecked) final var connect: (@Sendable (_FutureCore) -> Void)?
     /// Whether a reader asked for the value without blocking, so that sources met later are
     /// started on a context rather than run by whichever thread resolves the current one.
-    @exclusivity(unchecked) var demandedWithoutBlocking = false
+    @exclusivity(unchecked) final var demandedWithoutBlocking = false
     /// The blocking readers parked below this future, to wake when its sources change (see
     /// `ParkedReaderWakeUp`).
-    @exclusivity(unchecked) var parkedReaders: [ParkedReaderWakeUp] = []
+    @exclusivity(unchecked) final var parkedReaders: [ParkedReaderWakeUp] = []
     /// What the owner undoes once it is decided: the callbacks it parked on sources that may
     /// still be pending (the losers of a race), and the timer of a timeout. See `keep(_:)`.
-    @exclusivity(unchecked) var detachments: [Detachment] = []
+    @exclusivity(unchecked) final var detachments: [Detachment] = []
     /// The owner's first resolution callback, when it is one that is never taken back (a derived
     /// future's connection, an `onSuccess`) and the owner is not lazy: kept here instead of in
     /// the parking lot's table, which a chain of derived futures would otherwise fill with one
     /// entry per link. See `_FutureCore.addResolutionCallbackForGood`.
-    @exclusivity(unchecked) var heldCallback: ParkedCallback?
+    @exclusivity(unchecked) final var heldCallback: ParkedCallback?
     /// Whether the owner ever had a callback in the parking lot's table: if not, its resolution
     /// and its deinit skip the table (a hash and a search, for a link of a chain).
-    @exclusivity(unchecked) var hasTableCallbacks = false
+    @exclusivity(unchecked) final var hasTableCallbacks = false
 
     init(upstreams: [_FutureCore], connect: (@Sendable (_FutureCore) -> Void)?) {
         self.connect = connect
@@ -47,10 +47,14 @@ final class DerivedLinks: @unchecked Sendable {
     /// The links of a future derived from `source` alone and connected when made.
     init(source: _FutureCore) {
         self.connect = nil
-        setFirst(source)
+        if source.isHeldStronglyByDerivedFutures {
+            firstOwned = source
+        } else {
+            firstWatched = WatchedSource(source)
+        }
     }
 
-    private func setFirst(_ source: _FutureCore?) {
+    private final func setFirst(_ source: _FutureCore?) {
         if let source, source.isHeldStronglyByDerivedFutures {
             firstOwned = source
             firstWatched = nil
@@ -60,7 +64,7 @@ final class DerivedLinks: @unchecked Sendable {
         }
     }
 
-    private func setSources(_ sources: [_FutureCore]) {
+    private final func setSources(_ sources: [_FutureCore]) {
         setFirst(sources.first)
         moreSources = sources.count > 1 ? sources.dropFirst().map(Upstream.init) : []
     }
@@ -69,7 +73,7 @@ final class DerivedLinks: @unchecked Sendable {
     /// empty ones skipped), and returns the future the slot held strongly, if any, for the caller
     /// to release outside the lock. A bounded `all` keeps each future in flight in a slot of its
     /// own, so that a new one replaces one source instead of rebuilding the list.
-    func replaceSource(inSlot slot: Int, with source: _FutureCore) -> _FutureCore? {
+    final func replaceSource(inSlot slot: Int, with source: _FutureCore) -> _FutureCore? {
         if slot == 0 {
             let previous = firstOwned
             setFirst(source)
@@ -82,7 +86,7 @@ final class DerivedLinks: @unchecked Sendable {
     }
 
     /// The futures the owner waits on now that are still alive.
-    var upstreams: [_FutureCore] {
+    final var upstreams: [_FutureCore] {
         get {
             guard let first = firstOwned ?? firstWatched?.future else { return moreSources.compactMap(\.future) }
             return moreSources.isEmpty ? [first] : [first] + moreSources.compactMap(\.future)
@@ -92,7 +96,7 @@ final class DerivedLinks: @unchecked Sendable {
 
     /// Takes the sources and the detachments out, for a future that has resolved, and forgets its
     /// parked readers' wake-ups: the caller releases and undoes them outside the lock.
-    func takeForResolution() -> (TakenSources, [Detachment]) {
+    final func takeForResolution() -> (TakenSources, [Detachment]) {
         var owned: _FutureCore?
         var more: [Upstream] = []
         var detachments: [Detachment] = []
@@ -102,7 +106,7 @@ final class DerivedLinks: @unchecked Sendable {
 
     /// Moves the sources and the detachments into the caller's variables, which are empty, and
     /// empties them here, with the parked readers' wake-ups: `takeForResolution()` without copies.
-    func takeForResolution(owned: inout _FutureCore?, more: inout [Upstream], detachments: inout [Detachment]) {
+    final func takeForResolution(owned: inout _FutureCore?, more: inout [Upstream], detachments: inout [Detachment]) {
         if !parkedReaders.isEmpty { parkedReaders = [] }
         swap(&owned, &firstOwned)
         firstWatched = nil
@@ -112,7 +116,7 @@ final class DerivedLinks: @unchecked Sendable {
 
     /// Hands what the links hold to the release trampoline, so that freeing a long unread chain
     /// releases it link by link instead of one nested deinit per link.
-    func releaseIteratively() {
+    final func releaseIteratively() {
         // A resolved link of a chain holds none of these: no trip through the trampoline.
         guard firstOwned != nil || !moreSources.isEmpty || connect != nil || heldCallback != nil else {
             if !detachments.isEmpty { detachments = [] }
@@ -134,6 +138,7 @@ final class DerivedLinks: @unchecked Sendable {
             // The callback of a derived future that nobody will resolve now: a pending chain freed
             // link by link, not one nested deinit per link.
             if let heldCallback {
+                heldCallback.abandon(into: &list)
                 list.append(heldCallback)
                 self.heldCallback = nil
             }
@@ -142,6 +147,16 @@ final class DerivedLinks: @unchecked Sendable {
         // future it resolves, so an owner freed with detachments kept only finished ones.
         detachments = []
     }
+
+    /// Resolves the owner from `source`, which has resolved: for links that are also the callback
+    /// the owner parked on its source (`MapStep`); the others are never parked.
+    func resolveOwner(from source: _FutureCore) {
+        preconditionFailure("the links of a derived future were run as a callback")
+    }
+
+    /// Lets go, into `list`, of what links that are also a callback hold for the owner's
+    /// resolution, when that callback will never run. Nothing for other links.
+    func abandonStep(into list: inout [Any]) {}
 }
 
 /// The sources a resolved derived future let go of, to release outside its stripe's lock: the

@@ -61,17 +61,42 @@ extension Future {
         line: UInt,
         _ transform: @escaping @Sendable (Value) throws(TransformFailure) -> NewValue
     ) -> Future<NewValue, NewFailure> {
-        _derive(fileID: fileID, line: line, atOnce: .linkless) { parent, child in
-            switch parent._result {
-            case .success(let value):
-                do throws(TransformFailure) {
-                    child.resolve(with: .success(try transform(value)))
-                } catch {
-                    child.resolve(with: .failure(convertFailure(error)))
-                }
-            case .failure(let error):
-                child.resolve(with: .failure(convertFailure(error)), sourceCancelled: parent._isCancelled)
+        if !_isLazyKind, !_isResolved {
+            // A pending source that is not lazy: the child's links are its callback (`MapStep`).
+            let step = MapStep<Value, Failure, NewValue, NewFailure, TransformFailure>(
+                source: self, transform: transform
+            ) { step, parent in
+                guard let (child, transform) = step.take() else { return }
+                Self._resolve(child, from: parent, with: transform)
             }
+            let child = Future<NewValue, NewFailure>(
+                kind: .derived, links: .sources(step), work: nil, fileID: fileID, line: line)
+            step.attach(child)
+            _addResolutionCallbackForGood(parked: .step(step))
+            return child
+        }
+        return _derive(fileID: fileID, line: line, atOnce: .linkless) { parent, child in
+            Self._resolve(child, from: parent, with: transform)
+        }
+    }
+
+    /// Resolves `child`, a `map` of `parent`, which has resolved, with `transform` applied to its
+    /// value, or with its error.
+    @inlinable @inline(__always)
+    static func _resolve<NewValue, NewFailure, TransformFailure>(
+        _ child: Future<NewValue, NewFailure>,
+        from parent: Future<Value, Failure>,
+        with transform: (Value) throws(TransformFailure) -> NewValue
+    ) {
+        switch parent._result {
+        case .success(let value):
+            do throws(TransformFailure) {
+                child.resolve(with: .success(try transform(value)))
+            } catch {
+                child.resolve(with: .failure(convertFailure(error)))
+            }
+        case .failure(let error):
+            child.resolve(with: .failure(convertFailure(error)), sourceCancelled: parent._isCancelled)
         }
     }
 

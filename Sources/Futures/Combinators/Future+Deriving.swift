@@ -145,6 +145,12 @@ extension _FutureCore {
         addResolutionCallbackForGood(callback)
     }
 
+    /// `addResolutionCallbackForGood(parked:)`, for inlinable code.
+    @usableFromInline
+    final func _addResolutionCallbackForGood(parked callback: ParkedCallback) {
+        addResolutionCallbackForGood(parked: callback)
+    }
+
     /// `wait(on:)`, for inlinable code.
     @usableFromInline
     final func _wait(on source: _FutureCore) {

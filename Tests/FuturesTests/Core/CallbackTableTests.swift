@@ -12,7 +12,7 @@ struct CallbackTableTests {
     }
 
     static func entry(_ token: UInt64) -> ParkedEntry {
-        ParkedEntry(token: token, callback: { _ in })
+        ParkedEntry(token: token, callback: .closure { _ in })
     }
 
     /// The tokens of `callbacks`, in order.

@@ -255,6 +255,56 @@ struct MemoryReleaseTests {
         }
     }
 
+    /// An object that holds a future, which a transform of that future's chain captures: a cycle
+    /// through the `map`'s step (`MapStep`: child → step → transform → holder → child) that only
+    /// the source's resolution or its release can break.
+    final class FutureHolder: @unchecked Sendable {
+        // @unchecked: written once, before any other thread sees the holder.
+        var future: Future<Int, Never>?
+    }
+
+    @Test(
+        "a map of a promise whose transform captures the map's holder is freed when the promise is dropped pending",
+        arguments: [1, 2, 8])
+    func mapWhoseTransformHoldsTheMapIsFreedWithItsPromise(length: Int) {
+        for _ in 0..<100 {
+            let watched: Watched = {
+                let promise = Promise<Int, Never>()
+                let holder = FutureHolder()
+                var boxes = [WeakBox<_FutureCore>(promise.future)]
+                var future = promise.future
+                for _ in 0..<length {
+                    future = future.map { [holder] in $0 + (holder.future == nil ? 0 : 1) }
+                    boxes.append(WeakBox(future))
+                }
+                holder.future = future
+                return Watched(boxes: boxes, canaries: [])
+            }()
+            // A Bool, not `watched`: a failed expectation describes the values it captured, and
+            // a pending future's description (FutureProxy's) would wait for its value.
+            let released = watched.allReleased
+            #expect(released)
+        }
+    }
+
+    @Test("a map of a promise whose transform captures the map's holder is freed once the promise succeeds")
+    func mapWhoseTransformHoldsTheMapIsFreedOnceResolved() {
+        for _ in 0..<100 {
+            let (box, promise): (WeakBox<_FutureCore>, Promise<Int, Never>) = {
+                let promise = Promise<Int, Never>()
+                let holder = FutureHolder()
+                let mapped = promise.future.map { [holder] in $0 + (holder.future == nil ? 0 : 1) }
+                holder.future = mapped
+                return (WeakBox(mapped), promise)
+            }()
+            let keptWhilePending = !box.isReleased
+            #expect(keptWhilePending)
+            promise.succeed(1)
+            let released = box.isReleased
+            #expect(released)
+        }
+    }
+
     @Test("a map.onSuccess of a promise that is kept still runs when the promise is completed")
     func keptPromiseStillRunsItsChain() {
         let ran = Signal()

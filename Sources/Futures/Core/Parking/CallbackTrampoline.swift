@@ -1,5 +1,29 @@
-/// A callback waiting for a future to resolve: it receives the resolved future.
-typealias ParkedCallback = @Sendable (_FutureCore) -> Void
+//// A callback waiting for a future to resolve: it receives the resolved future.
+///
+/// Most are closures. A `map`'s is the child's links themselves (`MapStep`), which hold the child
+/// and the transform: one object for the links and the callback, where a closure that captured
+/// them was an allocation of its own per step of a chain. A closure lets go of what it captured
+/// when it is freed; a step is told (`abandon(into:)`), because its child also holds it.
+@usableFromInline
+enum ParkedCallback {
+    case closure(@Sendable (_FutureCore) -> Void)
+    case step(DerivedLinks)
+
+    /// Runs the callback with `future`, which has resolved.
+    @inline(__always)
+    func run(with future: _FutureCore) {
+        switch self {
+        case .closure(let body): body(future)
+        case .step(let links): links.resolveOwner(from: future)
+        }
+    }
+
+    /// Lets go, into the release trampoline's `list`, of what the callback holds for a future
+    /// that will never resolve: its source was freed pending, or it was taken back.
+    func abandon(into list: inout [Any]) {
+        if case .step(let links) = self { links.abandonStep(into: &list) }
+    }
+}
 
 /// A callback in the parking lot, with the token that lets its registrant take it back.
 struct ParkedEntry {
@@ -54,8 +78,16 @@ enum ParkedCallbacks {
     /// Calls each callback with `future`, in order.
     func run(with future: _FutureCore) {
         switch self {
-        case .one(let entry): entry.callback(future)
-        case .many(let entries): for entry in entries { entry.callback(future) }
+        case .one(let entry): entry.callback.run(with: future)
+        case .many(let entries): for entry in entries { entry.callback.run(with: future) }
+        }
+    }
+
+    /// `ParkedCallback.abandon(into:)` for each.
+    func abandon(into list: inout [Any]) {
+        switch self {
+        case .one(let entry): entry.callback.abandon(into: &list)
+        case .many(let entries): for entry in entries { entry.callback.abandon(into: &list) }
         }
     }
 }

@@ -10,7 +10,12 @@ extension _FutureCore {
     /// - Returns: The registration of a callback parked until resolution, with which a reader
     ///   that stops waiting takes it back (`removeResolutionCallback`); `nil` if it ran already.
     @discardableResult
-    final func addResolutionCallback(_ callback: @escaping ParkedCallback) -> CallbackRegistration? {
+    final func addResolutionCallback(_ callback: @escaping @Sendable (_FutureCore) -> Void) -> CallbackRegistration? {
+        addResolutionCallback(parked: .closure(callback))
+    }
+
+    /// `addResolutionCallback(_:)` for a callback of either kind.
+    final func addResolutionCallback(parked callback: ParkedCallback) -> CallbackRegistration? {
         if _isResolved {
             CallbackTrampoline.deliver(.one(ParkedEntry(token: 0, callback: callback)), to: self)
             return nil
@@ -30,7 +35,7 @@ extension _FutureCore {
 
     /// Appends `callback` to this future's callbacks in `stripe`'s table, whose lock the caller
     /// holds, and returns its token.
-    private func parkInTable(_ callback: @escaping ParkedCallback, stripe: ParkingLot.Stripe, key: ObjectIdentifier)
+    private func parkInTable(_ callback: ParkedCallback, stripe: ParkingLot.Stripe, key: ObjectIdentifier)
         -> UInt64
     {
         stripe.lastToken &+= 1
@@ -53,13 +58,20 @@ extension _FutureCore {
     /// Why not for a lazy future: what derives from it holds it strongly, so its links holding
     /// that child's callback would make a cycle that nothing breaks if the lazy future is never
     /// read. A child of a future that is not lazy holds it weakly (`Upstream`, `WatchedSource`).
-    final func addResolutionCallbackForGood(_ callback: @escaping ParkedCallback) {
+    final func addResolutionCallbackForGood(_ callback: @escaping @Sendable (_FutureCore) -> Void) {
+        addResolutionCallbackForGood(parked: .closure(callback))
+    }
+
+    /// `addResolutionCallbackForGood(_:)` for a callback of either kind.
+    final func addResolutionCallbackForGood(parked callback: consuming ParkedCallback) {
         guard case .sources(let links) = _links, !_isResolved, !_kind.isLazy else {
-            _ = addResolutionCallback(callback)
+            _ = addResolutionCallback(parked: callback)
             return
         }
         let key = ObjectIdentifier(self)
-        let delivered = ParkingLot.withStripe(forKey: key) { stripe -> Bool in
+        // Moved, not copied, into its place: `unparked` is empty once it is parked.
+        var unparked: ParkedCallback? = consume callback
+        ParkingLot.withStripe(forKey: key) { stripe in
             stripe.condition.lock()
             defer { stripe.condition.unlock() }
             var isFirst = false
@@ -67,15 +79,14 @@ extension _FutureCore {
                 isFirst = !word.hasCallbacks
                 return word.addCallbacks()
             }
-            guard outcome == .registered else { return false }
+            guard outcome == .registered else { return }
             if isFirst {
-                links.heldCallback = callback
-            } else {
-                _ = parkInTable(callback, stripe: stripe, key: key)
+                swap(&links.heldCallback, &unparked)
+            } else if let parked = unparked.take() {
+                _ = parkInTable(parked, stripe: stripe, key: key)
             }
-            return true
         }
-        if !delivered { CallbackTrampoline.deliver(.one(ParkedEntry(token: 0, callback: callback)), to: self) }
+        if let resolved = unparked.take() { CallbackTrampoline.deliver(.one(ParkedEntry(token: 0, callback: resolved)), to: self) }
     }
 
     /// Takes back a callback parked by `addResolutionCallback`, if its future has not handed it
@@ -98,7 +109,10 @@ extension _FutureCore {
             if entry != nil { stripe.callbacks.replace(forKey: registration.key, with: rest) }
             return entry
         }
-        _ = removed  // released here, outside the lock: its captures may run deinits
+        // Released here, outside the lock: its captures may run deinits. A step lets go of its
+        // child and transform, which its child's links (the step itself) would keep otherwise.
+        guard let removed else { return }
+        ReleaseTrampoline.release { list in removed.callback.abandon(into: &list) }
     }
 
     /// Wakes parked readers and hands over the callbacks registered before resolution, in
@@ -159,7 +173,7 @@ extension _FutureCore {
     /// Hands over the callbacks `takeCallbacksAndWake` took, in registration order.
     @inline(__always)
     private func deliver(held: consuming ParkedCallback?, callbacks: consuming ParkedCallbacks?) {
-        if let held {
+        if let held = held.take() {
             let first = ParkedEntry(token: 0, callback: held)
             switch callbacks {
             case nil: CallbackTrampoline.deliver(.one(first), to: self)
@@ -193,6 +207,7 @@ extension _FutureCore {
         // its own callbacks, and so on 100,000 links down.
         guard dropped != nil else { return }
         ReleaseTrampoline.release { list in
+            dropped?.abandon(into: &list)
             list.append(dropped as Any)
             dropped = nil
         }

@@ -1,0 +1,68 @@
+/// The links of a `map`'s child made from a pending source, which are also the callback it
+/// parks on that source (`ParkedCallback.step`): one object where there were two, the links and
+/// a closure that captured the child and the transform.
+///
+/// A step of a chain of `map`s on a pending promise cost three allocations (the child, its links,
+/// the closure's context) where NIO's costs two (its future and its callback's context); this
+/// makes ours two as well.
+///
+/// The step holds the child strongly, as the closure did: the source's callback keeps the child
+/// alive until the source resolves, so that a `map` with an `onSuccess` and no other reference
+/// still runs. The child holds the step (its links), so the two make a cycle while the source is
+/// pending, broken three ways, each of which lets go of the child and the transform:
+/// - the source resolves, and the step runs (`resolveOwner(from:)`);
+/// - the source is freed pending, and lets go of its callbacks (`abandonStep(into:)`, from
+///   `_discardParkedCallbacks` or the source's own links' `releaseIteratively`);
+/// - the callback is taken back (`removeResolutionCallback`; a `map`'s never is).
+///
+/// The child and the transform are read and written only by the thread that runs or abandons the
+/// callback, once: the source's resolution hands its callbacks to one thread, and a source's
+/// deinit runs only while it is pending, when no resolution can.
+@usableFromInline
+final class MapStep<Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure: Error, TransformFailure: Error>:
+    DerivedLinks, @unchecked Sendable
+{
+    // @unchecked: see above; the fields of `DerivedLinks` are guarded as there.
+
+    @usableFromInline typealias Transform = @Sendable (Value) throws(TransformFailure) -> NewValue
+    /// Resolves the child the step took (`take()`) from the source: a closure that captures
+    /// nothing, made where `map` is specialized for its types, so that the step runs specialized
+    /// code (this class's own methods, reached from the engine through its vtable, are not).
+    @usableFromInline typealias Body = @Sendable (MapStep, Future<Value, Failure>) -> Void
+
+    /// The child to resolve; `nil` once the step ran or was abandoned.
+    @exclusivity(unchecked) @usableFromInline var child: Future<NewValue, NewFailure>?
+    /// The `map`'s transform; `nil` once the step ran or was abandoned.
+    @exclusivity(unchecked) @usableFromInline var transform: Transform?
+    @usableFromInline let body: Body
+
+    /// Links to `source`, for a child that `attach(_:)` gives next.
+    @usableFromInline
+    init(source: Future<Value, Failure>, transform: @escaping Transform, body: @escaping Body) {
+        self.transform = transform
+        self.body = body
+        super.init(source: source)
+    }
+
+    /// Gives the step its child, before the step is parked on the source.
+    @inlinable
+    func attach(_ child: Future<NewValue, NewFailure>) {
+        self.child = child
+    }
+
+    /// Takes the child and the transform out, for `body` to run once.
+    @inlinable
+    func take() -> (child: Future<NewValue, NewFailure>, transform: Transform)? {
+        guard let child = child.take(), let transform = transform.take() else { return nil }
+        return (child, transform)
+    }
+
+    override func resolveOwner(from source: _FutureCore) {
+        body(self, unsafeDowncast(source, to: Future<Value, Failure>.self))
+    }
+
+    override func abandonStep(into list: inout [Any]) {
+        if let child = child.take() { list.append(child) }
+        if let transform = transform.take() { list.append(transform) }
+    }
+}
