@@ -61,8 +61,20 @@ extension Future {
         line: UInt,
         _ transform: @escaping @Sendable (Value) throws(TransformFailure) -> NewValue
     ) -> Future<NewValue, NewFailure> {
-        if !_isLazyKind, !_isResolved {
-            // A pending source that is not lazy: the child's links are its callback (`MapStep`).
+        if _isResolvedForDerivingAtOnce {
+            // `_derive`'s way, written out: its escaping closure cost an allocation per step.
+            var child: Future<NewValue, NewFailure>?
+            let ran = CallbackTrampoline.runIfIdle {
+                let made = Future<NewValue, NewFailure>(
+                    kind: .derived, links: .none, work: nil, fileID: fileID, line: line)
+                child = made
+                Self._resolve(made, from: self, with: transform)
+            }
+            if ran, let child { return child }
+        }
+        if !_isLazyKind {
+            // A source that is not lazy, pending (or resolved, on a thread running callbacks): the
+            // child's links are its callback (`MapStep`).
             let step = MapStep<Value, Failure, NewValue, NewFailure, TransformFailure>(
                 source: self, transform: transform
             ) { step, parent in
@@ -75,7 +87,7 @@ extension Future {
             _addResolutionCallbackForGood(parked: .step(step))
             return child
         }
-        return _derive(fileID: fileID, line: line, atOnce: .linkless) { parent, child in
+        return _derive(fileID: fileID, line: line) { parent, child in
             Self._resolve(child, from: parent, with: transform)
         }
     }

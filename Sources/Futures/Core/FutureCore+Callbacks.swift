@@ -21,14 +21,14 @@ extension _FutureCore {
         }
         let key = ObjectIdentifier(self)
         let stripe = ParkingLot.stripe(forKey: key)
-        stripe.condition.lock()
+        stripe.lock()
         guard _state.transition({ $0.addCallbacks() }) == .registered else {
-            stripe.condition.unlock()
+            stripe.unlock()
             CallbackTrampoline.deliver(.one(ParkedEntry(token: 0, callback: callback)), to: self)
             return nil
         }
         let token = parkInTable(callback, stripe: stripe, key: key)
-        stripe.condition.unlock()
+        stripe.unlock()
         return CallbackRegistration(key: key, token: token)
     }
 
@@ -71,8 +71,8 @@ extension _FutureCore {
         // Moved, not copied, into its place: `unparked` is empty once it is parked.
         var unparked: ParkedCallback? = consume callback
         ParkingLot.withStripe(forKey: key) { stripe in
-            stripe.condition.lock()
-            defer { stripe.condition.unlock() }
+            stripe.lock()
+            defer { stripe.unlock() }
             var isFirst = false
             let outcome = _state.transition { word -> StateWord.RegistrationOutcome in
                 isFirst = !word.hasCallbacks
@@ -85,7 +85,9 @@ extension _FutureCore {
                 _ = parkInTable(parked, stripe: stripe, key: key)
             }
         }
-        if let resolved = unparked.take() { CallbackTrampoline.deliver(.one(ParkedEntry(token: 0, callback: resolved)), to: self) }
+        if let resolved = unparked.take() {
+            CallbackTrampoline.deliver(.one(ParkedEntry(token: 0, callback: resolved)), to: self)
+        }
     }
 
     /// Takes back a callback parked by `addResolutionCallback`, if its future has not handed it
@@ -121,9 +123,9 @@ extension _FutureCore {
         var held: ParkedCallback?
         var callbacks: ParkedCallbacks?
         ParkingLot.withStripe(forKey: ObjectIdentifier(self)) { stripe in
-            stripe.condition.lock()
+            stripe.lock()
             takeCallbacksAndWake(stripe: stripe, word: word, held: &held, callbacks: &callbacks)
-            stripe.condition.unlock()
+            stripe.unlock()
         }
         deliver(held: held, callbacks: callbacks)
     }
@@ -143,10 +145,10 @@ extension _FutureCore {
         var more: [Upstream] = []
         var detachments: [Detachment] = []
         ParkingLot.withStripe(forKey: ObjectIdentifier(self)) { stripe in
-            stripe.condition.lock()
+            stripe.lock()
             takeCallbacksAndWake(stripe: stripe, word: word, held: &held, callbacks: &callbacks)
             links.takeForResolution(owned: &owned, more: &more, detachments: &detachments)
-            stripe.condition.unlock()
+            stripe.unlock()
         }
         deliver(held: held, callbacks: callbacks)
         releaseTaken(owned: owned, more: more, detachments: detachments)
@@ -166,7 +168,7 @@ extension _FutureCore {
             }
             if inTable { callbacks = stripe.callbacks.removeValue(forKey: ObjectIdentifier(self)) }
         }
-        if word.hasWaiters { stripe.condition.broadcast() }
+        if word.hasWaiters { stripe.broadcast() }
     }
 
     /// Hands over the callbacks `takeCallbacksAndWake` took, in registration order.

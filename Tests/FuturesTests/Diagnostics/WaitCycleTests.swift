@@ -298,9 +298,15 @@ extension _FutureCore {
 func asTheMainThread(_ body: @escaping @Sendable () -> Void) {
     let done = DispatchSemaphore(value: 0)
     Thread.detachNewThread {
-        MainThread.standIn.store(UInt(bitPattern: ObjectIdentifier(ThreadState.current)), ordering: .relaxed)
-        defer { MainThread.standIn.store(0, ordering: .relaxed) }
+        let me = UInt(bitPattern: ObjectIdentifier(ThreadState.current))
+        MainThread.standIn.store(me, ordering: .relaxed)
         body()
+        // Given up before `done`, and only if still ours. A `defer` gave it up after `done`: the
+        // caller could start the next stand-in first, whose mark this thread then erased, and
+        // that reader was no main thread any more. A test that waited for its long-wait report
+        // then waited for ever (the exit-test child of DiagnosticsReportTests that ran out of
+        // time once in about a dozen ThreadSanitizer runs with busy cores).
+        _ = MainThread.standIn.compareExchange(expected: me, desired: 0, ordering: .relaxed)
         done.signal()
     }
     done.wait()

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A striped table of `NSCondition`s shared by all futures, and what pending futures keep beside
+/// A striped table of locks and conditions shared by all futures, and what pending futures keep beside
 /// their state word: registered callbacks, and a derived future's links.
 ///
 /// A future has no lock of its own: reading a resolved future is one acquiring load, and only
@@ -18,8 +18,9 @@ import Foundation
 enum ParkingLot {
     final class Stripe: @unchecked Sendable {
         // @unchecked: `callbacks`, and the `DerivedLinks` of the futures of this stripe, are read
-        // and written only while `condition` is locked.
-        let condition = NSCondition()
+        // and written only while the stripe's lock (`mutex`) is held.
+        private let mutex = PoolLock(spinning: false)
+        private let condition = StripeCondition()
         @exclusivity(unchecked) var callbacks = CallbackTable()
         /// The token of the last callback registered on this stripe's futures: tokens are unique
         /// within a stripe, and a future's stripe follows from its address, so a registration
@@ -28,9 +29,24 @@ enum ParkingLot {
 
         /// Runs `body` holding this stripe's lock.
         func withLock<R>(_ body: () throws -> R) rethrows -> R {
-            condition.lock()
-            defer { condition.unlock() }
+            mutex.lock()
+            defer { mutex.unlock() }
             return try body()
+        }
+
+        /// Takes the stripe's lock.
+        @inline(__always) func lock() { mutex.lock() }
+
+        /// Releases the stripe's lock.
+        @inline(__always) func unlock() { mutex.unlock() }
+
+        /// Wakes every reader parked on the stripe; with the lock held.
+        func broadcast() { condition.broadcast() }
+
+        /// Parks this thread, with the lock held, until a broadcast (or spuriously), or for
+        /// `duration` at most.
+        func wait(for duration: Duration) {
+            _ = mutex.wait(on: condition, until: .after(duration))
         }
     }
 

@@ -93,7 +93,7 @@ extension _FutureCore {
     final func _wakeWaiters() {
         guard _word.hasWaiters else { return }
         let stripe = ParkingLot.stripe(for: self)
-        stripe.withLock { stripe.condition.broadcast() }
+        stripe.withLock { stripe.broadcast() }
     }
 
     /// Parks this thread once: until the future resolves, a wake-up, or `deadline`.
@@ -126,20 +126,19 @@ extension _FutureCore {
         let stripe = ParkingLot.stripe(for: self)
         let accounting = RunnerAccounting.willPark()
         defer { accounting.didUnpark() }
-        stripe.condition.lock()
-        defer { stripe.condition.unlock() }
+        stripe.lock()
+        defer { stripe.unlock() }
         guard _state.transition({ $0.addWaiter() }) == .registered else { return }
         if let wakeUp, wakeUp.isWoken { return }
         if let deadline {
             let remaining = ContinuousClock.now.duration(to: deadline)
             guard remaining > .zero else { return }
-            // NSCondition traps on a date beyond Int.max seconds after 1970, such as a timeout of
-            // `.seconds(Int64.max)`; a longer wait is made of day-long ones (the callers loop).
-            _ = stripe.condition.wait(
-                until: Date(timeIntervalSinceNow: min(remaining.seconds, EngineTiming.longestConditionWait)))
+            // A longer wait is made of day-long ones (the callers loop): a timeout of
+            // `.seconds(Int64.max)` is no date the clock can hold.
+            stripe.wait(for: min(remaining, .seconds(EngineTiming.longestConditionWait)))
         } else {
             // Looked at again after a while: a lost broadcast costs a recheck, never a hang.
-            _ = stripe.condition.wait(until: Date(timeIntervalSinceNow: EngineTiming.lostWakeUpRecheck.seconds))
+            stripe.wait(for: EngineTiming.lostWakeUpRecheck)
         }
     }
 }

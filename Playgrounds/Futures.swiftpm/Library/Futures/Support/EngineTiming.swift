@@ -22,9 +22,9 @@ enum EngineTiming {
     /// that cannot start another runner (`ContextScheduler`).
     static var starvationLimit: Duration { .milliseconds(50) }
 
-    /// The longest single wait on a condition, in seconds: `NSCondition` traps on a date beyond
-    /// `Int.max` seconds after 1970 (a timeout of `.seconds(Int64.max)`), so a longer wait is made
-    /// of day-long ones.
+    /// The longest single wait on a stripe's condition, in seconds: a longer wait (a timeout of
+    /// `.seconds(Int64.max)`) is made of day-long ones, so that no deadline overflows the clock's
+    /// time (it was `NSCondition`'s trap on a date beyond `Int.max` seconds after 1970).
     static var longestConditionWait: Double { 86_400 }
 
     /// How long a thread that waits with no deadline of its own (a parked reader, an idle pool

@@ -224,7 +224,8 @@ struct WallClockDeadline {
 
 /// A thread pool's lock: a pthread mutex that, on Linux, spins a moment before it sleeps when it
 /// finds the lock taken (glibc's adaptive mutex). Its workers wait for a wake-up each on a
-/// condition of its own (`PoolWakeUp`), with this lock.
+/// condition of its own (`PoolWakeUp`), with this lock. The parking lot's stripes use it too, with
+/// a `StripeCondition`.
 ///
 /// A pool's lock is held for a few dozen instructions at a time (a push; a pop and the census
 /// arithmetic), by the submitting thread once per job and by each worker once per job. With the
@@ -236,13 +237,16 @@ struct WallClockDeadline {
 final class PoolLock: @unchecked Sendable {
     // @unchecked: the mutex is the synchronization; its storage is allocated once, never moved,
     // and freed in deinit, when no thread can use it.
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    fileprivate let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
-    init() {
+    /// A lock that spins a moment first (`spinning`, a pool's), or the default mutex (a
+    /// parking-lot stripe's: held for a few instructions, and seldom contended, where the
+    /// adaptive mutex's unlock cost 10 more instructions).
+    init(spinning: Bool = true) {
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)
         #if canImport(Glibc)
-            pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+            if spinning { pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP)) }
         #elseif canImport(Musl) || canImport(Darwin)
             // No adaptive mutex: the default one.
         #else
@@ -321,4 +325,37 @@ enum RuntimeTryRetain {
         }
         return unsafeBitCast(symbol, to: Function.self)
     }()
+}
+
+/// A parking-lot stripe's condition: every reader parked on the stripe's futures waits on it,
+/// with the stripe's lock (a `PoolLock`), and it is only ever broadcast.
+///
+/// Why not `NSCondition`, as before: each lock and unlock went through Foundation's class (a
+/// dynamic call and an exclusivity check) before the pthread call, about 28 instructions per lock
+/// section, twice per step of a chain. Why not `PoolWakeUp`: that one has one waiter at a time,
+/// and is signalled, never broadcast (glibc's lost `pthread_cond_signal`, sourceware bug 25847,
+/// concerns a signal among several waiters, which a broadcast does not have).
+final class StripeCondition: @unchecked Sendable {
+    // @unchecked: the condition is the synchronization; its storage is allocated once, never
+    // moved, and freed in deinit, when no thread waits on it.
+    fileprivate let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    init() { pthread_cond_init(condition, nil) }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        condition.deallocate()
+    }
+
+    /// Wakes every thread waiting on it; send it with the stripe's lock held.
+    func broadcast() { pthread_cond_broadcast(condition) }
+}
+
+extension PoolLock {
+    /// Waits until `condition` is broadcast (or spuriously) or `deadline` passes; returns `false`
+    /// if the deadline passed first. Called and returns with the lock held.
+    func wait(on condition: StripeCondition, until deadline: WallClockDeadline) -> Bool {
+        var time = deadline.time
+        return pthread_cond_timedwait(condition.condition, mutex, &time) != ETIMEDOUT
+    }
 }

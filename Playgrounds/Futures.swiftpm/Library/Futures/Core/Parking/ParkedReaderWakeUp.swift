@@ -52,7 +52,7 @@ final class ParkedReaderWakeUp: Sendable {
     /// Wakes the reader so that it walks up again. Called outside any stripe's lock.
     func wake() {
         woken.store(true, ordering: .releasing)
-        stripe.withLock { stripe.condition.broadcast() }
+        stripe.withLock { stripe.broadcast() }
     }
 }
 
