@@ -256,10 +256,16 @@ struct FuzzerFindingsTests {
                 // stripe, as chosen here, which `dropUpstreams` used to hold at that moment.
                 let winner = Promise<Int, any Error>()
                 var first: Future<Int, any Error>
+                // The sources that missed are kept until the next try has its own: freed at once,
+                // each try's futures took the same two addresses as the one before, on the same
+                // two stripes, and the loop never ended (after the engine's allocations per
+                // future changed, 2026-11-26).
+                var missed: [BackgroundFuture<Int, any Error>] = []
                 repeat {
                     let pending = BackgroundFuture(on: Self.nowhere) { () throws -> Int in 0 }
                     first = Future.first(of: [winner.future, pending])
                     if ParkingLot.stripe(for: first) === ParkingLot.stripe(for: pending) { break }
+                    missed.append(pending)
                 } while true
                 winner.succeed(1)
                 #expect(first.peek.map { try? $0.get() } == 1)
