@@ -329,9 +329,9 @@ enum RuntimeTryRetain {
 /// A parking-lot stripe's condition: every reader parked on the stripe's futures waits on it,
 /// with the stripe's lock (a `PoolLock`), and it is only ever broadcast.
 ///
-/// Why not `NSCondition`, as before: each lock and unlock went through Foundation's class (a
-/// dynamic call and an exclusivity check) before the pthread call, about 28 instructions per lock
-/// section, twice per step of a chain. Why not `PoolWakeUp`: that one has one waiter at a time,
+/// Why not `NSCondition`, as before: each lock and unlock went through Foundation's class before
+/// the pthread call, about 28 instructions per lock section in callgrind, twice per step of a
+/// chain. Why not `PoolWakeUp`: that one has one waiter at a time,
 /// and is signalled, never broadcast (glibc's lost `pthread_cond_signal`, sourceware bug 25847,
 /// concerns a signal among several waiters, which a broadcast does not have).
 final class StripeCondition: @unchecked Sendable {

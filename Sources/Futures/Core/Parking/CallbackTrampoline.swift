@@ -1,4 +1,4 @@
-//// A callback waiting for a future to resolve: it receives the resolved future.
+/// A callback waiting for a future to resolve: it receives the resolved future.
 ///
 /// Most are closures. A `map`'s is the child's links themselves (`MapStep`), which hold the child
 /// and the transform: one object for the links and the callback, where a closure that captured

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A striped table of locks and conditions shared by all futures, and what pending futures keep beside
-/// their state word: registered callbacks, and a derived future's links.
+/// A striped table of locks and conditions shared by all futures, and what pending futures keep
+/// beside their state word: registered callbacks, and a derived future's links.
 ///
 /// A future has no lock of its own: reading a resolved future is one acquiring load, and only
 /// threads that must wait, register a callback before resolution, or follow a derived future's

@@ -161,8 +161,8 @@ class DerivedLinks: @unchecked Sendable {
 }
 
 /// The sources a resolved derived future let go of, to release outside its stripe's lock: the
-/// first if it was held strongly (a watched link was dropped under the lock: that frees no future),
-/// and the others.
+/// first if it was held strongly (a watched link was dropped under the lock: that frees no
+/// future), and the others.
 struct TakenSources {
     var owned: _FutureCore?
     var more: [Upstream]
@@ -198,8 +198,9 @@ struct TakenSources {
 /// (`isHeldStronglyByDerivedFutures`): it always resolves (the pool runs every job it queued,
 /// and a cancel resolves it at once), and its resolution hands over the callback that closed the
 /// cycle. A weak link to it, as the other links were before `WatchedSource`, cost more than the
-/// rest of a trivial job in a bounded `all`: a weak reference gives the object a side table, and every later retain and release of it then takes
-/// the runtime's slow path. Not on a context made from a closure, which may never run the work.
+/// rest of a trivial job in a bounded `all`: a weak reference gives the object a side table, and
+/// every later retain and release of it then takes the runtime's slow path. Not on a context made
+/// from a closure, which may never run the work.
 struct Upstream {
     private let owned: _FutureCore?
     private let watched: WatchedSource?
