@@ -47,6 +47,22 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
     /// A future resolved with `result` from the start. Inlinable, as `init(kind:…)` is: made
     /// unspecialized, it asked the runtime for the slot's and the result's metadata each time,
     /// which was most of the cost of a `flatMap` step that returns `Future(value:)`.
+    /// A future whose slot holds `work` from the start: a lazy or background future.
+    ///
+    /// Separate from the initializer above so that the closure moves into the slot: through
+    /// `Optional.map`, the caller retained the closure's context to store it and released it
+    /// after, two atomic operations on every lazy future's creation.
+    @inlinable
+    init(
+        kind: FutureKind,
+        links: FutureLinks = .none,
+        work: __owned @escaping @Sendable () throws(Failure) -> Value,
+        fileID: StaticString,
+        line: UInt
+    ) {
+        super.init(slot: .work(work), state: .initial(kind: kind, fileID: fileID, line: line), links: links)
+    }
+
     @inlinable
     init(resolved result: Result<Value, Failure>, fileID: StaticString, line: UInt) {
         var state = StateWord.initial(kind: .promise, fileID: fileID, line: line)

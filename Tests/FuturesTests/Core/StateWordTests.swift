@@ -61,6 +61,33 @@ struct StateWordTests {
         #expect(word.beginCompletion(cancelling: false) == .lost)
     }
 
+    @Test("the runner publishes straight from running, keeping every flag and field")
+    func runnerFinishes() {
+        var word = Self.word(.lazy, phase: .running)
+        _ = word.addWaiter()
+        _ = word.addCallbacks()
+        let before = word
+        #expect(word.finishRunning() == .published(previous: before))
+        #expect(word.phase == .resolved && !word.isCancelled)
+        #expect(word.hasWaiters && word.hasCallbacks)
+        #expect(word.kind == .lazy && word.line == 42)
+        // Nothing moves a resolved word again.
+        #expect(word.finishRunning() == .cancelled)
+        #expect(word.beginCompletion(cancelling: true) == .lost)
+    }
+
+    @Test("a runner that finds its work cancelled publishes nothing")
+    func runnerFindsCancellation() {
+        for cancelledPhase in [StateWord.Phase.completing, .resolved] {
+            var word = Self.word(phase: .running)
+            _ = word.beginCompletion(cancelling: true)
+            if cancelledPhase == .resolved { word.publishResolved() }
+            let before = word
+            #expect(word.finishRunning() == .cancelled)
+            #expect(word == before)
+        }
+    }
+
     @Test("a cancellation of unstarted work owns the slot, to drop the work")
     func cancellationOfUnstartedWork() {
         var word = Self.word()
