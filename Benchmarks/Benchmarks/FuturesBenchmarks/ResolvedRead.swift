@@ -16,6 +16,19 @@ func registerResolvedReads() {
         }
     }
 
+    // The variable keeps the future's own type, as `let page = BackgroundFuture { ... }` does:
+    // a member of `Future` read through it once converted the reference to `Future`, a retain
+    // and a release around every read (BENCHMARKS.md, seventh round).
+    Benchmark("1 read: BackgroundFuture.value, resolved, through its own type", configuration: reads) { benchmark in
+        let captured = opaque(42)
+        let future = BackgroundFuture { captured }
+        _ = future.value
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            sink(future.value)
+        }
+    }
+
     Benchmark("1 read: peer stored property", configuration: reads) { benchmark in
         let box = PlainBox(opaque(42))
         benchmark.startMeasurement()

@@ -45,9 +45,33 @@ extension Future {
         // The work's closure, and all it captured, is released when `_runWork` returns, before
         // the future resolves: a reader that wakes can rely on it being gone.
         let result = _runWork()
-        if _complete(with: result) { return result }
-        _waitUntilResolved()
+        _slot = _FutureSlot(result)
+        if _finishRunning() { return result }
         return _result
+    }
+
+    /// Publishes the outcome this runner wrote in the slot, in one compare-and-swap from
+    /// `running` (see `StateWord.finishRunning()`).
+    ///
+    /// - Returns: `true` if it published; `false` if a cancellation resolved the future while
+    ///   the work ran: the outcome is dropped, and the call returns once the cancellation is
+    ///   published.
+    @inlinable
+    @discardableResult
+    final func _finishRunning() -> Bool {
+        switch _state.transition({ $0.finishRunning() }) {
+        case .published(let previous):
+            if previous.raw & (StateWord.waitersBit | StateWord.callbacksBit) != 0 {
+                _announceResolution(previous: previous)
+            }
+            return true
+        case .cancelled:
+            // The cancellation never reads or writes the slot, and readers of a cancelled future
+            // do not look at it: the runner still owns it.
+            _slot = .empty
+            _waitUntilResolved()
+            return false
+        }
     }
 
     /// Takes the work out of the slot and runs it with this future on the thread's chain.
@@ -92,15 +116,8 @@ extension Future {
         }
         // The work's closure, and all it captured, is released by now (the end of the scope that
         // held it), before the future resolves: a reader that wakes can rely on it being gone.
-        switch _state.transition({ $0.beginCompletion(cancelling: false) }) {
-        case .lost:
-            // Cancelled while it ran: the cancellation resolves it; the outcome is dropped.
-            _waitUntilResolved()
-        case .won(let fromPending, let ownsSlot):
-            if ownsSlot { swap(&_slot, &outcome) }
-            if fromPending, StateWord(raw: _state.load(ordering: .relaxed)).is(.background) { _leftTheQueue() }
-            _publishResolution()
-        }
+        swap(&_slot, &outcome)
+        _finishRunning()
     }
 
     @usableFromInline

@@ -5,7 +5,7 @@ public import Synchronization
 ///
 /// A future resolves exactly once, to a `Result<Value, Failure>`. Create one with
 /// ``BackgroundFuture`` (starts at once), ``LazyFuture`` (starts on first read) or
-/// ``Promise`` (completed by your code); read it with ``value-7gkma`` (blocking) or ``get()``
+/// ``Promise`` (completed by your code); read it with ``value`` (blocking) or ``get()``
 /// (suspending).
 ///
 /// ```swift
@@ -21,7 +21,7 @@ public import Synchronization
 /// `Future` is the base class of ``BackgroundFuture`` and ``LazyFuture``; it is `public` but not
 /// `open`: the kinds of future are fixed by this library.
 public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlot<Value, Failure>>,
-    @unchecked Sendable
+    _FutureReading, @unchecked Sendable
 {
     // @unchecked: the slot (`_slot`, in `_FutureWithSlot`) is guarded by the state word's phases;
     // the rest is `_FutureCore`'s.
@@ -48,6 +48,22 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
     /// A future resolved with `result` from the start. Inlinable, as `init(kind:…)` is: made
     /// unspecialized, it asked the runtime for the slot's and the result's metadata each time,
     /// which was most of the cost of a `flatMap` step that returns `Future(value:)`.
+    /// A future whose slot holds `work` from the start: a lazy or background future.
+    ///
+    /// Separate from the initializer above so that the closure moves into the slot: through
+    /// `Optional.map`, the caller retained the closure's context to store it and released it
+    /// after, two atomic operations on every lazy future's creation.
+    @inlinable
+    init(
+        kind: FutureKind,
+        links: FutureLinks = .none,
+        work: __owned @escaping @Sendable () throws(Failure) -> Value,
+        fileID: StaticString,
+        line: UInt
+    ) {
+        super.init(slot: .work(work), state: .initial(kind: kind, fileID: fileID, line: line), links: links)
+    }
+
     @inlinable
     init(resolved result: Result<Value, Failure>, fileID: StaticString, line: UInt) {
         var state = StateWord.initial(kind: .promise, fileID: fileID, line: line)
@@ -73,7 +89,7 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
     /// `_fastPath` and the single case keep the resolved case in line, with the value's load right
     /// after the test (BENCHMARKS.md, group 1).
     @inlinable
-    final var _successOnTheReadPath: Value? {
+    public final var _successOnTheReadPath: Value? {
         if _fastPath(~_state.load(ordering: .acquiring) & StateWord.resolvedWithValue == 0),
             case .success(let value) = _slot
         {
@@ -111,7 +127,7 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
     /// The result of a future that was not resolved at the read path's look: the result if it is
     /// resolved now, otherwise what running or waiting for the work gives.
     @inlinable
-    final func _resultAfterTheReadPath() -> Result<Value, Failure> {
+    public final func _resultAfterTheReadPath() -> Result<Value, Failure> {
         if let result = _resolvedResultAfterTheReadPath { return result }
         return _resultAfterRunningOrWaiting()
     }
@@ -152,41 +168,6 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
     @inlinable
     public final var peek: Result<Value, Failure>? { _resolvedResult }
 
-    /// The result, waiting for it (or computing it, for a lazy future) if needed.
-    ///
-    /// ```swift
-    /// switch download.result {
-    /// case .success(let data): save(data)
-    /// case .failure(let error): report(error)
-    /// }
-    /// ```
-    /// - Important: Blocks the calling thread until the future resolves. From async code use
-    ///   ``get()``, which suspends instead.
-    @available(*, noasync, message: "a blocking read can starve Swift's cooperative pool; use 'await future.get()'")
-    @inlinable
-    public final var result: Result<Value, Failure> {
-        if let value = _successOnTheReadPath { return .success(value) }
-        return _resultAfterTheReadPath()
-    }
-
-    /// The value, waiting for it (or computing it, for a lazy future) if needed.
-    ///
-    /// ```swift
-    /// let count = try lines.value        // Future<[String], any Error>
-    /// let table = index.value            // Future<Index, Never>: no `try`
-    /// ```
-    /// - Throws: The work's error, typed as `Failure`.
-    /// - Important: Blocks the calling thread until the future resolves. From async code use
-    ///   ``get()``, which suspends instead.
-    @available(*, noasync, message: "a blocking read can starve Swift's cooperative pool; use 'await future.get()'")
-    @inlinable
-    public final var value: Value {
-        get throws(Failure) {
-            if let value = _successOnTheReadPath { return value }
-            return try _resultAfterTheReadPath().get()
-        }
-    }
-
     /// The result, or `nil` if the future does not resolve within `timeout`.
     ///
     /// A lazy future's work is started on the global context, so that this call can keep its
@@ -212,31 +193,5 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
         // The runtime spells the existential `Error`; Swift 6 source spells it `any Error`.
         let failure = Failure.self == (any Error).self ? "any Error" : "\(Failure.self)"
         return "\(kind)<\(Value.self), \(failure)>"
-    }
-}
-
-// The non-throwing twins below work around a compiler crash: on Swift 6.3, a `get throws(Failure)`
-// accessor read without `try` where `Failure == Never` crashes SILGen (signal 11), in this module
-// and in user code such as `func f<T>(_ x: Future<T, Never>) -> T { x.value }`
-// (swiftlang/swift#74273, fixed by swiftlang/swift#86815 after 6.3). Overload resolution picks the
-// twin, and `GenericCodeTests` compiles such user code. Remove the twins once the fix ships.
-extension Future where Failure == Never {
-    /// The value, waiting for it (or computing it, for a lazy future) if needed.
-    ///
-    /// The work of this future cannot fail, so no `try` is needed.
-    ///
-    /// ```swift
-    /// let index = LazyFuture { buildIndex() }
-    /// print(index.value.count)
-    /// ```
-    /// - Important: Blocks the calling thread until the future resolves. From async code use
-    ///   ``get()``, which suspends instead.
-    @available(*, noasync, message: "a blocking read can starve Swift's cooperative pool; use 'await future.get()'")
-    @inlinable
-    public var value: Value {
-        if let value = _successOnTheReadPath { return value }
-        switch _resultAfterTheReadPath() {
-        case .success(let value): return value
-        }
     }
 }

@@ -21,10 +21,11 @@ public import Synchronization
 ///
 /// The phase only moves forward, and whoever moves it out of `pending` owns the future's slot
 /// (`Future._slot`): the claimer runs the work it holds, a completer writes the outcome. A
-/// runner that wins `beginCompletion` writes the outcome in `completing`, then publishes
-/// `resolved` with a releasing add. A cancellation of running work resolves the future without
-/// touching the slot, which the runner still owns: the `cancelled` bit alone says what the result
-/// is.
+/// completer that wins `beginCompletion` writes the outcome in `completing`, then publishes
+/// `resolved` with a releasing add. A runner writes its outcome while still `running`, then
+/// publishes with one compare-and-swap (`finishRunning`). A cancellation of running work
+/// resolves the future without touching the slot, which the runner still owns: the `cancelled`
+/// bit alone says what the result is, and the runner that finds it drops its outcome.
 @usableFromInline
 struct StateWord: Equatable, Sendable {
     @usableFromInline var raw: UInt64
@@ -158,6 +159,28 @@ struct StateWord: Equatable, Sendable {
     }
 
     /// The outcome of `addWaiter()` and `addCallbacks()`.
+    /// What `finishRunning()` did.
+    @usableFromInline
+    enum FinishOutcome: Equatable, Sendable {
+        /// The runner's outcome is published: the word before, for its flags.
+        case published(previous: StateWord)
+        /// A cancellation resolved the future while its work ran.
+        case cancelled
+    }
+
+    /// The runner's one step from `running` to `resolved`, once it has written its outcome
+    /// in the slot it owns. Only a cancellation can move a running future's phase meanwhile,
+    /// and a cancellation never writes the slot, so no other thread needs a `completing` phase
+    /// to keep out of it: one compare-and-swap publishes the outcome, where `beginCompletion`
+    /// and `publishResolved` take two atomic operations.
+    @inlinable
+    mutating func finishRunning() -> FinishOutcome {
+        guard phase == .running else { return .cancelled }
+        let previous = self
+        phase = .resolved
+        return .published(previous: previous)
+    }
+
     @usableFromInline
     enum RegistrationOutcome: Equatable, Sendable {
         /// The flag is set: a resolution from now on will take the stripe's lock and see it.
