@@ -1,14 +1,15 @@
-/// The blocking reads of a future, `value` and `result`, declared in an extension of this
-/// protocol rather than in `Future` itself, so that a read through a subclass costs what a read
-/// through `Future` costs.
+/// The reads that return a future's outcome (`value`, `result` and `peek`), declared in an
+/// extension of this protocol rather than in `Future` itself, so that a read through a subclass
+/// costs what a read through `Future` costs.
 ///
 /// Why: a member of `Future` read through a variable typed `LazyFuture` or `BackgroundFuture`
 /// (`let page = BackgroundFuture { ... }; page.value`) converts the variable to its superclass,
-/// and on Swift 6.3 that conversion copies the reference: a retain before the read and a release
-/// after it, two atomic operations on every read, which the optimizer does not remove because the
-/// read's slow path is a call. A resolved read through `BackgroundFuture` cost 62 instructions
-/// against 15 through `Future` (BENCHMARKS.md). A protocol extension is specialized for the
-/// variable's own type, so no conversion happens.
+/// and on Swift 6.3 that conversion copies the reference when the member is inlined: a retain
+/// before the read and a release after it, two atomic operations on every read, which the
+/// optimizer keeps because the read's slow path is a call. A resolved `value` read through a
+/// `BackgroundFuture` variable cost 62 instructions, against 15 through `Future`
+/// (BENCHMARKS.md, seventh round). A protocol extension is specialized for the variable's own
+/// type, so no conversion happens.
 ///
 /// Only `Future` conforms; the protocol carries no API of its own. Use the members on a future.
 public protocol _FutureReading<Value, Failure>: AnyObject {
@@ -20,9 +21,22 @@ public protocol _FutureReading<Value, Failure>: AnyObject {
     var _successOnTheReadPath: Value? { get }
     /// The result, after the read path found no value: runs or waits for the work if needed.
     func _resultAfterTheReadPath() -> Result<Value, Failure>
+    /// The result if the future is resolved, after the read path found no value; never blocks.
+    var _resolvedResultAfterTheReadPath: Result<Value, Failure>? { get }
 }
 
 extension _FutureReading {
+    /// The result if the future is resolved, otherwise `nil`. Never blocks and never starts work.
+    ///
+    /// ```swift
+    /// if case .success(let rows)? = query.peek { render(rows) }
+    /// ```
+    @inlinable
+    public var peek: Result<Value, Failure>? {
+        if let value = _successOnTheReadPath { return .success(value) }
+        return _resolvedResultAfterTheReadPath
+    }
+
     /// The result, waiting for it (or computing it, for a lazy future) if needed.
     ///
     /// ```swift

@@ -107,7 +107,7 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
     /// The result if the future is resolved, looked at off the read path: a failure, a
     /// cancellation, a success that arrived since the first look, or `nil`.
     @inlinable
-    final var _resolvedResultAfterTheReadPath: Result<Value, Failure>? {
+    public final var _resolvedResultAfterTheReadPath: Result<Value, Failure>? {
         let word = StateWord(raw: _state.load(ordering: .acquiring))
         guard word.isResolved else { return nil }
         if word.isCancelled { return _cancellationResult }
@@ -158,14 +158,6 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
     /// ```
     @inlinable
     public final var isResolved: Bool { _isResolved }
-
-    /// The result if the future is resolved, otherwise `nil`. Never blocks and never starts work.
-    ///
-    /// ```swift
-    /// if case .success(let rows)? = query.peek { render(rows) }
-    /// ```
-    @inlinable
-    public final var peek: Result<Value, Failure>? { _resolvedResult }
 
     /// The result, or `nil` if the future does not resolve within `timeout`.
     ///
