@@ -127,7 +127,7 @@ extension _FutureCore {
             takeCallbacksAndWake(stripe: stripe, word: word, held: &held, callbacks: &callbacks)
             stripe.unlock()
         }
-        deliver(held: held, callbacks: callbacks)
+        deliver(held: held.take(), callbacks: callbacks.take())
     }
 
     /// `_announceResolution(previous:)` for a derived future, whose links also let go of its
@@ -150,7 +150,7 @@ extension _FutureCore {
             links.takeForResolution(owned: &owned, more: &more, detachments: &detachments)
             stripe.unlock()
         }
-        deliver(held: held, callbacks: callbacks)
+        deliver(held: held.take(), callbacks: callbacks.take())
         releaseTaken(owned: owned, more: more, detachments: detachments)
     }
 
@@ -174,14 +174,16 @@ extension _FutureCore {
     /// Hands over the callbacks `takeCallbacksAndWake` took, in registration order.
     @inline(__always)
     private func deliver(held: consuming ParkedCallback?, callbacks: consuming ParkedCallbacks?) {
-        if let held = held.take() {
+        // Each value is consumed where it is bound, so that it moves on to the trampoline, which
+        // queues it without a copy: a copy is a retain now and a release later, per callback.
+        if let held = consume held {
             let first = ParkedEntry(token: 0, callback: held)
-            switch callbacks {
+            switch consume callbacks {
             case nil: CallbackTrampoline.deliver(.one(first), to: self)
             case .one(let second)?: CallbackTrampoline.deliver(.many([first, second]), to: self)
             case .many(let rest)?: CallbackTrampoline.deliver(.many([first] + rest), to: self)
             }
-        } else if let callbacks {
+        } else if let callbacks = consume callbacks {
             CallbackTrampoline.deliver(callbacks, to: self)
         }
     }

@@ -128,10 +128,10 @@ struct CallbackRegistration: Sendable {
 @usableFromInline
 enum CallbackTrampoline {
     /// Runs `callbacks` with `future`, or queues them if this thread is already running callbacks.
-    static func deliver(_ callbacks: ParkedCallbacks, to future: _FutureCore) {
+    static func deliver(_ callbacks: consuming ParkedCallbacks, to future: _FutureCore) {
         let state = ThreadState.current
         guard !state.isRunningCallbacks else {
-            let delivery = PendingDelivery(future: future, callbacks: callbacks)
+            let delivery = PendingDelivery(future: future, callbacks: consume callbacks)
             // Every delivery queued so far has been taken (a chain resolving link by link queues
             // one at a time): this one goes in the last one's place instead of after it. Appended,
             // the queue grew by one entry per link, reallocated as it went, until it held every
@@ -146,7 +146,9 @@ enum CallbackTrampoline {
             return
         }
         // The queue is empty when no callback runs: these go first, without a trip through it.
-        run(on: state) { callbacks.run(with: future) }
+        // Bound to a `let` first: the closure borrows a `let`, where it copied the parameter.
+        let batch = consume callbacks
+        run(on: state) { batch.run(with: future) }
     }
 
     /// This thread's state if it runs no callbacks now, so that a callback may run at once

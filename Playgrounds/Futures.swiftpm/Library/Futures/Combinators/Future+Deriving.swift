@@ -148,7 +148,7 @@ extension _FutureCore {
 
     /// `addResolutionCallbackForGood(parked:)`, for inlinable code.
     @usableFromInline
-    final func _addResolutionCallbackForGood(parked callback: ParkedCallback) {
+    final func _addResolutionCallbackForGood(parked callback: consuming ParkedCallback) {
         addResolutionCallbackForGood(parked: callback)
     }
 
