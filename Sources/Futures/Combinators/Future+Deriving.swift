@@ -1,3 +1,5 @@
+public import Synchronization
+
 extension Future {
     /// A future computed from `sources`: by `map`, `flatMap`, `zip`, `all` and the rest.
     ///
@@ -28,8 +30,8 @@ extension Future {
     }
 
     /// Whether nothing runs until someone reads: lazy futures and what is derived from them.
-    @usableFromInline
-    var _isLazyKind: Bool { _kind.isLazy }
+    @inlinable
+    var _isLazyKind: Bool { StateWord(raw: _state.load(ordering: .acquiring)).kind.isLazy }
 
     /// The failure of a resolved future, as `any Error`, if it failed: for combinators that keep
     /// their state in concrete types (a lock box of a generic type is code the client cannot
@@ -109,9 +111,9 @@ extension _FutureCore {
     /// Whether a future derived from this one can be resolved when it is made: this one is
     /// resolved, and not lazy (what is derived from a lazy future runs only when read, even if
     /// its source already ran).
-    @usableFromInline
+    @inlinable
     final var _isResolvedForDerivingAtOnce: Bool {
-        let word = _word
+        let word = StateWord(raw: _state.load(ordering: .acquiring))
         return word.isResolved && !word.kind.isLazy
     }
 }
