@@ -88,6 +88,64 @@ struct CancellationTests {
         #expect(!Future.isCurrentWorkCancelled)
     }
 
+    @Test("the outcome of work cancelled while it ran is released, though the future is held")
+    func cancelledOutcomeIsReleased() {
+        final class Outcome: Sendable {
+            let released: DispatchSemaphore
+            init(released: DispatchSemaphore) { self.released = released }
+            deinit { released.signal() }
+        }
+        let started = DispatchSemaphore(value: 0)
+        let cancelled = DispatchSemaphore(value: 0)
+        let released = DispatchSemaphore(value: 0)
+        let future = BackgroundFuture { () throws -> Outcome in
+            started.signal()
+            cancelled.wait()
+            return Outcome(released: released)
+        }
+        started.wait()
+        #expect(future.cancel())
+        cancelled.signal()
+        // The runner finds the cancel when it publishes, and drops what its work returned. Kept in
+        // the slot instead, the outcome would live as long as the future: the wait gives up
+        // after a minute rather than hang.
+        #expect(released.wait(timeout: .now() + 60) == .success)
+        #expect(throws: CancellationError.self) { try future.value }
+        withExtendedLifetime(future) {}
+    }
+
+    @Test("a cancel racing the runner's publication: readers, callbacks and isCancelled agree", arguments: [2, 4])
+    func cancelRacesPublication(threads: Int) {
+        let racers = RacingThreads(count: threads)
+        defer { racers.stop() }
+        for round in 0..<300 {
+            let runs = CallCounter()
+            let future = LazyFuture { () throws -> Int in
+                runs.increment()
+                return round
+            }
+            let seen = Locked<[Int?]>([])
+            let delivered = Locked<Int?>(nil)
+            _ = future.onComplete { result in delivered.withLock { $0 = (try? result.get()) ?? -1 } }
+            racers.race { index in
+                if index == 0 {
+                    _ = future.cancel()
+                } else {
+                    let value = try? future.value
+                    seen.withLock { $0.append(value) }
+                }
+            }
+            // Every reader saw the same outcome, which the callback was given, and which
+            // `isCancelled` names; the work ran at most once, and a value means it ran.
+            let outcomes = seen.withLock { $0 }
+            let expected: Int? = future.isCancelled ? nil : round
+            let agree = outcomes.allSatisfy { $0 == expected } && delivered.withLock { $0 } == (expected ?? -1)
+            #expect(agree, "round \(round): readers saw \(outcomes), cancelled: \(future.isCancelled)")
+            #expect(runs.value <= 1)
+            if expected != nil { #expect(runs.value == 1) }
+        }
+    }
+
     @Test("the reader running a lazy future's work gets the cancellation that resolved it meanwhile")
     func readerRunningLazyWorkSeesCancellation() {
         let started = DispatchSemaphore(value: 0)
