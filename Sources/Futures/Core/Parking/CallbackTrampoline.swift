@@ -146,9 +146,7 @@ enum CallbackTrampoline {
             return
         }
         // The queue is empty when no callback runs: these go first, without a trip through it.
-        // Bound to a `let` first: the closure borrows a `let`, where it copied the parameter.
-        let batch = consume callbacks
-        run(on: state) { batch.run(with: future) }
+        run(on: state) { callbacks.run(with: future) }
     }
 
     /// This thread's state if it runs no callbacks now, so that a callback may run at once

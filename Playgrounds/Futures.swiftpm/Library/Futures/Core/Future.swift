@@ -45,9 +45,6 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
             links: links)
     }
 
-    /// A future resolved with `result` from the start. Inlinable, as `init(kind:…)` is: made
-    /// unspecialized, it asked the runtime for the slot's and the result's metadata each time,
-    /// which was most of the cost of a `flatMap` step that returns `Future(value:)`.
     /// A future whose slot holds `work` from the start: a lazy or background future.
     ///
     /// Separate from the initializer above so that the closure moves into the slot: through
@@ -64,6 +61,9 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
         super.init(slot: .work(work), state: .initial(kind: kind, fileID: fileID, line: line), links: links)
     }
 
+    /// A future resolved with `result` from the start. Inlinable, as `init(kind:…)` is: made
+    /// unspecialized, it asked the runtime for the slot's and the result's metadata each time,
+    /// which was most of the cost of a `flatMap` step that returns `Future(value:)`.
     @inlinable
     init(resolved result: Result<Value, Failure>, fileID: StaticString, line: UInt) {
         var state = StateWord.initial(kind: .promise, fileID: fileID, line: line)

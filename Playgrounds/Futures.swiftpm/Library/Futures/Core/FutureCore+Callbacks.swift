@@ -175,8 +175,9 @@ extension _FutureCore {
     /// Hands over the callbacks `takeCallbacksAndWake` took, in registration order.
     @inline(__always)
     private func deliver(held: consuming ParkedCallback?, callbacks: consuming ParkedCallbacks?) {
-        // Each value is consumed where it is bound, so that it moves on to the trampoline, which
-        // queues it without a copy: a copy is a retain now and a release later, per callback.
+        // The callers pass what they took (`take()`), and each value is consumed where it is
+        // bound: it moves on to the trampoline, which queues it, instead of being copied (a
+        // retain now and a release later, per callback: 90 instructions on a callback's row).
         if let held = consume held {
             let first = ParkedEntry(token: 0, callback: held)
             switch consume callbacks {
