@@ -99,7 +99,7 @@ public class _FutureCore: @unchecked Sendable {
         // and keeps the flags that others may set meanwhile (an OR that returns the old value
         // would be a compare-and-swap loop).
         let old = _state.wrappingAdd(StateWord.publishIncrement, ordering: .acquiringAndReleasing).oldValue
-        if old & (StateWord.waitersBit | StateWord.callbacksBit) != 0 {
+        if StateWord(raw: old).needsAnnouncement {
             if droppingLinks {
                 _announceResolutionDroppingLinks(previous: StateWord(raw: old))
             } else {

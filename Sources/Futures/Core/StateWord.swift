@@ -100,6 +100,9 @@ struct StateWord: Equatable, Sendable {
     @inlinable var hasWaiters: Bool { raw & Self.waitersBit != 0 }
     @inlinable var hasCallbacks: Bool { raw & Self.callbacksBit != 0 }
     @inlinable var isCancelled: Bool { raw & Self.notCancelledBit == 0 }
+    /// Whether a resolution from this word must take the stripe's lock: a reader is parked, or
+    /// callbacks are registered.
+    @inlinable var needsAnnouncement: Bool { raw & (Self.waitersBit | Self.callbacksBit) != 0 }
 
     var line: UInt { UInt(raw >> 32) }
     var fileNumber: UInt64 { (raw >> 8) & 0xFF_FFFF }
@@ -157,7 +160,6 @@ struct StateWord: Equatable, Sendable {
         }
     }
 
-    /// The outcome of `addWaiter()` and `addCallbacks()`.
     /// What `finishRunning()` did.
     @usableFromInline
     enum FinishOutcome: Equatable, Sendable {
@@ -180,6 +182,7 @@ struct StateWord: Equatable, Sendable {
         return .published(previous: previous)
     }
 
+    /// The outcome of `addWaiter()` and `addCallbacks()`.
     @usableFromInline
     enum RegistrationOutcome: Equatable, Sendable {
         /// The flag is set: a resolution from now on will take the stripe's lock and see it.

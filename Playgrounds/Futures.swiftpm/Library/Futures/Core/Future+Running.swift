@@ -61,7 +61,7 @@ extension Future {
     final func _finishRunning() -> Bool {
         switch _state.transition({ $0.finishRunning() }) {
         case .published(let previous):
-            if previous.raw & (StateWord.waitersBit | StateWord.callbacksBit) != 0 {
+            if previous.needsAnnouncement {
                 _announceResolution(previous: previous)
             }
             return true
