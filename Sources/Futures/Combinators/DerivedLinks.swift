@@ -258,7 +258,9 @@ extension _FutureCore {
     /// future that has none.
     final func withLinks<R>(_ body: (DerivedLinks) -> R) -> R? {
         guard case .sources(let links) = _links else { return nil }
-        return ParkingLot.withStripe(forKey: ObjectIdentifier(self)) { stripe in stripe.withLock { body(links) } }
+        return ParkingLot.withStripe(forKey: ObjectIdentifier(self)) { stripe in
+            stripe.withLock { links._withUnsafeGuaranteedRef(body) }
+        }
     }
 
     /// For a derived future: connects it to its sources if it is lazy and not yet connected, and
@@ -362,7 +364,11 @@ extension _FutureCore {
         var more: [Upstream] = []
         var detachments: [Detachment] = []
         ParkingLot.withStripe(forKey: ObjectIdentifier(self)) { stripe in
-            stripe.withLock { links.takeForResolution(owned: &owned, more: &more, detachments: &detachments) }
+            stripe.withLock {
+                links._withUnsafeGuaranteedRef {
+                    $0.takeForResolution(owned: &owned, more: &more, detachments: &detachments)
+                }
+            }
         }
         releaseTaken(owned: owned, more: more, detachments: detachments)
     }
@@ -412,8 +418,10 @@ extension _FutureCore {
         var detachments: [Detachment] = []
         var connect: (@Sendable (_FutureCore) -> Void)?
         ParkingLot.stripe(for: self).withLock {
-            (sources, detachments) = links.takeForResolution()
-            swap(&connect, &links.connect)
+            links._withUnsafeGuaranteedRef { links in
+                (sources, detachments) = links.takeForResolution()
+                swap(&connect, &links.connect)
+            }
         }
         for detachment in detachments { detachment.detach() }
         // Released here, outside the stripe's lock (their deinits may take stripes' locks), and

@@ -82,7 +82,7 @@ extension Future {
                 Self._resolve(child, from: parent, with: transform)
             }
             let child = Future<NewValue, NewFailure>(
-                kind: .derived, links: .sources(step), work: nil, fileID: fileID, line: line)
+                kind: .derived, links: .holding(step), work: nil, fileID: fileID, line: line)
             step.attach(child)
             _addResolutionCallbackForGood(parked: .step(step))
             return child
