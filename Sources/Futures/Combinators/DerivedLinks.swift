@@ -45,12 +45,18 @@ class DerivedLinks: @unchecked Sendable {
     }
 
     /// The links of a future derived from `source` alone and connected when made.
-    init(source: _FutureCore) {
+    ///
+    /// `source` comes unretained, and is read borrowed: an initializer takes its arguments owned,
+    /// so a reference passed as one was retained by the caller and released here, two atomic
+    /// operations on each `map` step, for a source that is only watched.
+    init(source: Unmanaged<_FutureCore>) {
         self.connect = nil
-        if source.isHeldStronglyByDerivedFutures {
-            firstOwned = source
-        } else {
-            firstWatched = WatchedSource(source)
+        source._withUnsafeGuaranteedRef { source in
+            if source.isHeldStronglyByDerivedFutures {
+                firstOwned = source
+            } else {
+                firstWatched = WatchedSource(source)
+            }
         }
     }
 

@@ -76,7 +76,7 @@ extension Future {
             // A source that is not lazy, pending (or resolved, on a thread running callbacks): the
             // child's links are its callback (`MapStep`).
             let step = MapStep<Value, Failure, NewValue, NewFailure, TransformFailure>(
-                source: self, transform: transform
+                source: .passUnretained(self), transform: transform
             ) { step, parent in
                 guard let (child, transform) = step.take() else { return }
                 Self._resolve(child, from: parent, with: transform)

@@ -122,7 +122,7 @@ extension FutureLinks {
     /// The links of a future derived from `source` alone, connected when it is made.
     @usableFromInline
     static func derived(from source: _FutureCore) -> FutureLinks {
-        .holding(DerivedLinks(source: source))
+        .holding(DerivedLinks(source: .passUnretained(source)))
     }
 
     /// The links of a derived future with no source yet: one resolved when it is made, whose
