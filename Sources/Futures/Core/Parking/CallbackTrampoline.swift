@@ -155,14 +155,7 @@ enum CallbackTrampoline {
         }
     }
 
-    /// This thread's state if it runs no callbacks now, so that a callback may run at once
-    /// (`run(on:_:)`); `nil` if one runs, and a new one must wait for its turn in the queue.
-    static func idleThread() -> ThreadState? {
-        let state = ThreadState.current
-        return state.isRunningCallbacks ? nil : state
-    }
-
-    /// Runs `body` as a callback on this thread, which runs none now (`idleThread()`), then what
+    /// Runs `body` as a callback on this thread, which runs none now (`runIfIdle(_:)` checks), then what
     /// it queued: a derived future of a resolved source resolved when it is made, with what its
     /// transform registers running after it, as if the source's callback had run it.
     static func run(on state: ThreadState, _ body: () -> Void) {
@@ -176,9 +169,12 @@ enum CallbackTrampoline {
     /// returns `true`; returns `false` without running it otherwise.
     @usableFromInline
     static func runIfIdle(_ body: () -> Void) -> Bool {
-        guard let state = idleThread() else { return false }
-        run(on: state, body)
-        return true
+        // Borrowed, as in `deliver(_:to:)`.
+        ThreadState.currentUnmanaged._withUnsafeGuaranteedRef { state in
+            guard !state.isRunningCallbacks else { return false }
+            run(on: state, body)
+            return true
+        }
     }
 
     /// Runs whatever this thread has queued, if it is running callbacks.
