@@ -63,7 +63,8 @@ extension _FutureCore {
 
     /// `addResolutionCallbackForGood(_:)` for a callback of either kind.
     final func addResolutionCallbackForGood(parked callback: consuming ParkedCallback) {
-        guard case .sources(let links) = _links, !_isResolved, !_kind.isLazy else {
+        let word = _word
+        guard case .sources(let links) = _links, !word.isResolved, !word.kind.isLazy else {
             _ = addResolutionCallback(parked: callback)
             return
         }
