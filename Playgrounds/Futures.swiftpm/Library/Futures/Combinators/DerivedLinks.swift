@@ -12,25 +12,17 @@ class DerivedLinks: @unchecked Sendable {
     // stripe is locked (`_FutureCore.withLinks`), or in the owner's deinit, when no other thread
     // can reach it.
 
-    /// The first of the futures the owner waits on now, held as `Upstream` holds a source
-    /// (`firstOwned` if it is held strongly, `firstWatched` otherwise), without an array or an
-    /// `Upstream` value: most derived futures have one source. Emptied when the owner resolves.
-    @exclusivity(unchecked) private final var firstOwned: _FutureCore?
-    @exclusivity(unchecked) private final var firstWatched: WatchedSource?
-    /// The other futures the owner waits on now, after the first.
-    @exclusivity(unchecked) private final var moreSources: [Upstream] = []
+    /// The first of the futures the owner waits on now, outside an array: most derived futures
+    /// have one source. Emptied when the owner resolves.
+    @exclusivity(unchecked) private final var first = Upstream()
     /// Registers the callbacks that resolve the owner; run once, then dropped. `nil` for a
     /// future connected when it was made.
     @exclusivity(unchecked) final var connect: (@Sendable (_FutureCore) -> Void)?
-    /// Whether a reader asked for the value without blocking, so that sources met later are
-    /// started on a context rather than run by whichever thread resolves the current one.
-    @exclusivity(unchecked) final var demandedWithoutBlocking = false
-    /// The blocking readers parked below this future, to wake when its sources change (see
-    /// `ParkedReaderWakeUp`).
-    @exclusivity(unchecked) final var parkedReaders: [ParkedReaderWakeUp] = []
-    /// What the owner undoes once it is decided: the callbacks it parked on sources that may
-    /// still be pending (the losers of a race), and the timer of a timeout. See `keep(_:)`.
-    @exclusivity(unchecked) final var detachments: [Detachment] = []
+    /// What a link of a chain never uses (`DerivedLinksExtras`), made on its first write. Kept
+    /// out of the links themselves, a `map` step is 16 bytes smaller (136 requested, a 144-byte
+    /// chunk with glibc, against 160), and its deinit releases one optional instead of three
+    /// empty arrays.
+    @exclusivity(unchecked) private final var extras: DerivedLinksExtras?
     /// The owner's first resolution callback, when it is one that is never taken back (a derived
     /// future's connection, an `onSuccess`) and the owner is not lazy: kept here instead of in
     /// the parking lot's table, which a chain of derived futures would otherwise fill with one
@@ -40,29 +32,61 @@ class DerivedLinks: @unchecked Sendable {
     /// and its deinit skip the table (a hash and a search, for a link of a chain).
     @exclusivity(unchecked) final var hasTableCallbacks = false
 
+    /// The extras, made if they were not.
+    private final var madeExtras: DerivedLinksExtras {
+        if let extras { return extras }
+        let made = DerivedLinksExtras()
+        extras = made
+        return made
+    }
+
+    /// The other futures the owner waits on now, after the first.
+    private final var moreSources: [Upstream] {
+        get { extras?.moreSources ?? [] }
+        set { if extras != nil || !newValue.isEmpty { madeExtras.moreSources = newValue } }
+        _modify { yield &madeExtras.moreSources }
+    }
+
+    /// Whether a reader asked for the value without blocking, so that sources met later are
+    /// started on a context rather than run by whichever thread resolves the current one.
+    final var demandedWithoutBlocking: Bool {
+        get { extras?.demandedWithoutBlocking ?? false }
+        set { if extras != nil || newValue { madeExtras.demandedWithoutBlocking = newValue } }
+    }
+
+    /// The blocking readers parked below this future, to wake when its sources change (see
+    /// `ParkedReaderWakeUp`).
+    final var parkedReaders: [ParkedReaderWakeUp] {
+        get { extras?.parkedReaders ?? [] }
+        set { if extras != nil || !newValue.isEmpty { madeExtras.parkedReaders = newValue } }
+        _modify { yield &madeExtras.parkedReaders }
+    }
+
+    /// What the owner undoes once it is decided: the callbacks it parked on sources that may
+    /// still be pending (the losers of a race), and the timer of a timeout. See `keep(_:)`.
+    final var detachments: [Detachment] {
+        get { extras?.detachments ?? [] }
+        set { if extras != nil || !newValue.isEmpty { madeExtras.detachments = newValue } }
+        _modify { yield &madeExtras.detachments }
+    }
+
     init(upstreams: [_FutureCore], connect: (@Sendable (_FutureCore) -> Void)?) {
         self.connect = connect
         if !upstreams.isEmpty { setSources(upstreams) }
     }
 
     /// The links of a future derived from `source` alone and connected when made.
-    init(source: _FutureCore) {
+    ///
+    /// `source` comes unretained, and is read borrowed: an initializer takes its arguments owned,
+    /// so a reference passed as one was retained by the caller and released here, two atomic
+    /// operations on each `map` step, for a source that is only watched.
+    init(source: Unmanaged<_FutureCore>) {
         self.connect = nil
-        if source.isHeldStronglyByDerivedFutures {
-            firstOwned = source
-        } else {
-            firstWatched = WatchedSource(source)
-        }
+        source._withUnsafeGuaranteedRef { first = Upstream($0) }
     }
 
     private final func setFirst(_ source: _FutureCore?) {
-        if let source, source.isHeldStronglyByDerivedFutures {
-            firstOwned = source
-            firstWatched = nil
-        } else {
-            firstOwned = nil
-            firstWatched = source.map(WatchedSource.init)
-        }
+        first = source.map(Upstream.init) ?? Upstream()
     }
 
     private final func setSources(_ sources: [_FutureCore]) {
@@ -76,7 +100,7 @@ class DerivedLinks: @unchecked Sendable {
     /// own, so that a new one replaces one source instead of rebuilding the list.
     final func replaceSource(inSlot slot: Int, with source: _FutureCore) -> _FutureCore? {
         if slot == 0 {
-            let previous = firstOwned
+            let previous = first.owner
             setFirst(source)
             return previous
         }
@@ -89,7 +113,7 @@ class DerivedLinks: @unchecked Sendable {
     /// The futures the owner waits on now that are still alive.
     final var upstreams: [_FutureCore] {
         get {
-            guard let first = firstOwned ?? firstWatched?.future else { return moreSources.compactMap(\.future) }
+            guard let first = first.future else { return moreSources.compactMap(\.future) }
             return moreSources.isEmpty ? [first] : [first] + moreSources.compactMap(\.future)
         }
         set { setSources(newValue) }
@@ -108,29 +132,26 @@ class DerivedLinks: @unchecked Sendable {
     /// Moves the sources and the detachments into the caller's variables, which are empty, and
     /// empties them here, with the parked readers' wake-ups: `takeForResolution()` without copies.
     final func takeForResolution(owned: inout _FutureCore?, more: inout [Upstream], detachments: inout [Detachment]) {
-        if !parkedReaders.isEmpty { parkedReaders = [] }
-        swap(&owned, &firstOwned)
-        firstWatched = nil
-        if !moreSources.isEmpty { swap(&more, &moreSources) }
-        if !self.detachments.isEmpty { swap(&detachments, &self.detachments) }
+        owned = first.take()
+        guard let extras else { return }
+        if !extras.parkedReaders.isEmpty { extras.parkedReaders = [] }
+        if !extras.moreSources.isEmpty { swap(&more, &extras.moreSources) }
+        if !extras.detachments.isEmpty { swap(&detachments, &extras.detachments) }
     }
 
     /// Hands what the links hold to the release trampoline, so that freeing a long unread chain
     /// releases it link by link instead of one nested deinit per link.
     final func releaseIteratively() {
         // A resolved link of a chain holds none of these: no trip through the trampoline.
-        guard firstOwned != nil || !moreSources.isEmpty || connect != nil || heldCallback != nil else {
-            if !detachments.isEmpty { detachments = [] }
-            return
-        }
+        guard first.isOwned || extras != nil || connect != nil || heldCallback != nil else { return }
         ReleaseTrampoline.release { list in
-            if let firstOwned {
-                list.append(firstOwned)
-                self.firstOwned = nil
-            }
-            if !moreSources.isEmpty {
-                list.append(moreSources)
-                moreSources = []
+            if let owner = first.take() { list.append(owner) }
+            // The other sources, with the rest of the extras. A timer holds its future until it
+            // fires or is cancelled, and a callback holds the future it resolves, so an owner
+            // freed with detachments kept only finished ones: they go with the extras too.
+            if let extras {
+                list.append(extras)
+                self.extras = nil
             }
             if let connect {
                 list.append(connect)
@@ -144,9 +165,6 @@ class DerivedLinks: @unchecked Sendable {
                 self.heldCallback = nil
             }
         }
-        // A timer holds its future until it fires or is cancelled, and a callback holds the
-        // future it resolves, so an owner freed with detachments kept only finished ones.
-        detachments = []
     }
 
     /// Resolves the owner from `source`, which has resolved: for links that are also the callback
@@ -158,6 +176,15 @@ class DerivedLinks: @unchecked Sendable {
     /// Lets go, into `list`, of what links that are also a callback hold for the owner's
     /// resolution, when that callback will never run. Nothing for other links.
     func abandonStep(into list: inout [Any]) {}
+}
+
+/// The fields of `DerivedLinks` that a link of a chain never uses: more than one source, a
+/// demand without blocking, parked readers' wake-ups, detachments. Guarded as the links are.
+final class DerivedLinksExtras {
+    @exclusivity(unchecked) var moreSources: [Upstream] = []
+    @exclusivity(unchecked) var demandedWithoutBlocking = false
+    @exclusivity(unchecked) var parkedReaders: [ParkedReaderWakeUp] = []
+    @exclusivity(unchecked) var detachments: [Detachment] = []
 }
 
 /// The sources a resolved derived future let go of, to release outside its stripe's lock: the
@@ -202,30 +229,53 @@ struct TakenSources {
 /// every later retain and release of it then takes the runtime's slow path. Not on a context made
 /// from a closure, which may never run the work.
 struct Upstream {
-    private let owned: _FutureCore?
-    private let watched: WatchedSource?
+    /// One optional enum, not an optional of each kind: 16 bytes instead of 24, which takes a
+    /// `map` step's links from a 144-byte chunk to a 128-byte one.
+    private enum Link {
+        case owned(_FutureCore)
+        case watched(WatchedSource)
+    }
+
+    private var link: Link?
 
     init(_ future: _FutureCore) {
-        if future.isHeldStronglyByDerivedFutures {
-            owned = future
-            watched = nil
-        } else {
-            owned = nil
-            watched = WatchedSource(future)
-        }
+        link = future.isHeldStronglyByDerivedFutures ? .owned(future) : .watched(WatchedSource(future))
     }
 
     /// An empty link: a free slot of `DerivedLinks.replaceSource(inSlot:with:)`.
     init() {
-        owned = nil
-        watched = nil
+        link = nil
     }
 
     /// The source, unless it was freed (then nothing can resolve it any more).
-    var future: _FutureCore? { owned ?? watched?.future }
+    var future: _FutureCore? {
+        switch link {
+        case .owned(let future)?: future
+        case .watched(let watched)?: watched.future
+        case nil: nil
+        }
+    }
 
     /// The source if this link holds it strongly.
-    var owner: _FutureCore? { owned }
+    var owner: _FutureCore? {
+        if case .owned(let future)? = link { return future }
+        return nil
+    }
+
+    /// Whether this link holds its source strongly.
+    var isOwned: Bool {
+        if case .owned? = link { return true }
+        return false
+    }
+
+    /// Empties the link; returns the source it held strongly, moved out, if any (a watched link
+    /// is dropped here: that frees no future).
+    mutating func take() -> _FutureCore? {
+        switch link.take() {
+        case .owned(let future)?: future
+        case .watched?, nil: nil
+        }
+    }
 }
 
 /// Something a derived future undoes once it is decided.
@@ -259,7 +309,9 @@ extension _FutureCore {
     /// future that has none.
     final func withLinks<R>(_ body: (DerivedLinks) -> R) -> R? {
         guard case .sources(let links) = _links else { return nil }
-        return ParkingLot.withStripe(forKey: ObjectIdentifier(self)) { stripe in stripe.withLock { body(links) } }
+        return ParkingLot.withStripe(forKey: ObjectIdentifier(self)) { stripe in
+            stripe.withLock { links._withUnsafeGuaranteedRef(body) }
+        }
     }
 
     /// For a derived future: connects it to its sources if it is lazy and not yet connected, and
@@ -363,7 +415,11 @@ extension _FutureCore {
         var more: [Upstream] = []
         var detachments: [Detachment] = []
         ParkingLot.withStripe(forKey: ObjectIdentifier(self)) { stripe in
-            stripe.withLock { links.takeForResolution(owned: &owned, more: &more, detachments: &detachments) }
+            stripe.withLock {
+                links._withUnsafeGuaranteedRef {
+                    $0.takeForResolution(owned: &owned, more: &more, detachments: &detachments)
+                }
+            }
         }
         releaseTaken(owned: owned, more: more, detachments: detachments)
     }
@@ -413,8 +469,10 @@ extension _FutureCore {
         var detachments: [Detachment] = []
         var connect: (@Sendable (_FutureCore) -> Void)?
         ParkingLot.stripe(for: self).withLock {
-            (sources, detachments) = links.takeForResolution()
-            swap(&connect, &links.connect)
+            links._withUnsafeGuaranteedRef { links in
+                (sources, detachments) = links.takeForResolution()
+                swap(&connect, &links.connect)
+            }
         }
         for detachment in detachments { detachment.detach() }
         // Released here, outside the stripe's lock (their deinits may take stripes' locks), and

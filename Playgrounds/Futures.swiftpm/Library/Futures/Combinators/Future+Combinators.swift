@@ -77,13 +77,13 @@ extension Future {
             // A source that is not lazy, pending (or resolved, on a thread running callbacks): the
             // child's links are its callback (`MapStep`).
             let step = MapStep<Value, Failure, NewValue, NewFailure, TransformFailure>(
-                source: self, transform: transform
+                source: .passUnretained(self), transform: transform
             ) { step, parent in
                 guard let (child, transform) = step.take() else { return }
                 Self._resolve(child, from: parent, with: transform)
             }
             let child = Future<NewValue, NewFailure>(
-                kind: .derived, links: .sources(step), work: nil, fileID: fileID, line: line)
+                kind: .derived, links: .holding(step), work: nil, fileID: fileID, line: line)
             step.attach(child)
             _addResolutionCallbackForGood(parked: .step(step))
             return child

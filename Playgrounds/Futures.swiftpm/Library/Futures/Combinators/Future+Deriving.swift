@@ -25,7 +25,7 @@ extension Future {
         }
         self.init(
             kind: lazy ? .lazyDerived : .derived,
-            links: .sources(DerivedLinks(upstreams: sources, connect: erasedConnect)),
+            links: .holding(DerivedLinks(upstreams: sources, connect: erasedConnect)),
             work: nil, fileID: fileID, line: line)
         if !lazy { connect(self) }
     }
@@ -123,14 +123,14 @@ extension FutureLinks {
     /// The links of a future derived from `source` alone, connected when it is made.
     @usableFromInline
     static func derived(from source: _FutureCore) -> FutureLinks {
-        .sources(DerivedLinks(source: source))
+        .holding(DerivedLinks(source: .passUnretained(source)))
     }
 
     /// The links of a derived future with no source yet: one resolved when it is made, whose
     /// transform may make it wait on another future (`_wait(on:)`).
     @usableFromInline
     static var emptySources: FutureLinks {
-        .sources(DerivedLinks(upstreams: [], connect: nil))
+        .holding(DerivedLinks(upstreams: [], connect: nil))
     }
 }
 

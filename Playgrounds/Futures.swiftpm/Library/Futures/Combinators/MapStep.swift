@@ -37,9 +37,10 @@ final class MapStep<Value: Sendable, Failure: Error, NewValue: Sendable, NewFail
     @exclusivity(unchecked) @usableFromInline var transform: Transform?
     @usableFromInline let body: Body
 
-    /// Links to `source`, for a child that `attach(_:)` gives next.
+    /// Links to `source`, for a child that `attach(_:)` gives next. The source comes unretained
+    /// (see `DerivedLinks.init(source:)`); the caller holds it.
     @usableFromInline
-    init(source: Future<Value, Failure>, transform: @escaping Transform, body: @escaping Body) {
+    init(source: Unmanaged<_FutureCore>, transform: @escaping Transform, body: @escaping Body) {
         self.transform = transform
         self.body = body
         super.init(source: source)

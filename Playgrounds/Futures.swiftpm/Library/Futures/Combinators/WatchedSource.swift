@@ -15,20 +15,33 @@
 /// What it keeps longer than a weak reference did: the memory of a source freed while the link
 /// holds it (a promise dropped pending, under a future derived from it that is still held), until
 /// the link lets go (its owner resolves or is freed). A weak reference kept the side table only.
-struct WatchedSource {
-    /// Keeps the source's memory allocated (its unowned reference count); never read.
-    private unowned(safe) let keeper: _FutureCore
-    /// The source's address, for `swift_tryRetain`.
+typealias WatchedSource = WatchedReference<_FutureCore>
+
+extension WatchedReference<_FutureCore> {
+    /// The source, retained, unless its deinit has begun (then nothing can resolve it any more).
+    var future: _FutureCore? { object }
+}
+
+/// A reference that keeps its object's memory but not its life, read with `swift_tryRetain`:
+/// `WatchedSource` for a derived future's source, and the bounded `Future.all`'s callback on its
+/// own future, which must not keep its run alive. See `WatchedSource` for why not `weak`.
+struct WatchedReference<Object: AnyObject>: @unchecked Sendable {
+    // @unchecked: the object is only ever reached retained, through `swift_tryRetain`; the raw
+    // address is not a reference that a thread could use unretained.
+
+    /// Keeps the object's memory allocated (its unowned reference count); never read.
+    private unowned(safe) let keeper: Object
+    /// The object's address, for `swift_tryRetain`.
     private let address: UnsafeMutableRawPointer
 
-    init(_ source: _FutureCore) {
-        keeper = source
-        address = Unmanaged.passUnretained(source).toOpaque()
+    init(_ object: Object) {
+        keeper = object
+        address = Unmanaged.passUnretained(object).toOpaque()
     }
 
-    /// The source, retained, unless its deinit has begun (then nothing can resolve it any more).
-    var future: _FutureCore? {
+    /// The object, retained, unless its deinit has begun.
+    var object: Object? {
         guard let retained = RuntimeTryRetain.function(address) else { return nil }
-        return Unmanaged<_FutureCore>.fromOpaque(retained).takeRetainedValue()
+        return Unmanaged<Object>.fromOpaque(retained).takeRetainedValue()
     }
 }

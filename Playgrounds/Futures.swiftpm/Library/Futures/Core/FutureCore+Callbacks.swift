@@ -41,7 +41,7 @@ extension _FutureCore {
         stripe.lastToken &+= 1
         let token = stripe.lastToken
         stripe.callbacks.append(ParkedEntry(token: token, callback: callback), forKey: key)
-        if case .sources(let links) = _links { links.hasTableCallbacks = true }
+        _withLinksBorrowed { $0.hasTableCallbacks = true }
         return token
     }
 
@@ -64,7 +64,8 @@ extension _FutureCore {
 
     /// `addResolutionCallbackForGood(_:)` for a callback of either kind.
     final func addResolutionCallbackForGood(parked callback: consuming ParkedCallback) {
-        guard case .sources(let links) = _links, !_isResolved, !_kind.isLazy else {
+        let word = _word
+        guard case .sources(let links) = _links, !word.isResolved, !word.kind.isLazy else {
             _ = addResolutionCallback(parked: callback)
             return
         }
@@ -81,7 +82,7 @@ extension _FutureCore {
             }
             guard outcome == .registered else { return }
             if isFirst {
-                swap(&links.heldCallback, &unparked)
+                links._withUnsafeGuaranteedRef { swap(&$0.heldCallback, &unparked) }
             } else if let parked = unparked.take() {
                 _ = parkInTable(parked, stripe: stripe, key: key)
             }
@@ -148,7 +149,9 @@ extension _FutureCore {
         ParkingLot.withStripe(forKey: ObjectIdentifier(self)) { stripe in
             stripe.lock()
             takeCallbacksAndWake(stripe: stripe, word: word, held: &held, callbacks: &callbacks)
-            links.takeForResolution(owned: &owned, more: &more, detachments: &detachments)
+            links._withUnsafeGuaranteedRef {
+                $0.takeForResolution(owned: &owned, more: &more, detachments: &detachments)
+            }
             stripe.unlock()
         }
         deliver(held: held.take(), callbacks: callbacks.take())
@@ -163,7 +166,7 @@ extension _FutureCore {
     ) {
         if word.hasCallbacks {
             var inTable = true
-            if case .sources(let links) = _links {
+            _withLinksBorrowed { links in
                 swap(&held, &links.heldCallback)
                 inTable = links.hasTableCallbacks
             }
@@ -196,7 +199,7 @@ extension _FutureCore {
         let stripe = ParkingLot.stripe(for: self)
         return stripe.withLock {
             var held = 0
-            if case .sources(let links) = _links, links.heldCallback != nil { held = 1 }
+            if _withLinksBorrowed({ $0.heldCallback != nil }) == true { held = 1 }
             return held + (stripe.callbacks[ObjectIdentifier(self)]?.count ?? 0)
         }
     }
@@ -204,7 +207,7 @@ extension _FutureCore {
     /// Drops the callbacks of a future that is freed before it resolves.
     final func _discardParkedCallbacks() {
         // No lock to look at the links: this runs in the deinit, when no other thread can reach them.
-        if case .sources(let links) = _links, !links.hasTableCallbacks { return }
+        if _withLinksBorrowed({ $0.hasTableCallbacks }) == false { return }
         let stripe = ParkingLot.stripe(for: self)
         var dropped = stripe.withLock { stripe.callbacks.removeValue(forKey: ObjectIdentifier(self)) }
         // Released outside the lock (their captures may run deinits) and through the release

@@ -30,7 +30,7 @@ public class _FutureCore: @unchecked Sendable {
         let word = StateWord(raw: _state.load(ordering: .acquiring))
         if word.hasCallbacks, !word.isResolved { _discardParkedCallbacks() }
         switch _links {
-        case .sources(let links): links.releaseIteratively()
+        case .sources(let links): links.takeRetainedValue().releaseIteratively()
         case .context(let scheduler): scheduler.release()
         case .none: break
         }
@@ -144,14 +144,35 @@ public class _FutureCore: @unchecked Sendable {
 /// What a future depends on, kept in its core.
 @usableFromInline
 enum FutureLinks: Sendable {
+    /// The links of a derived future: `links`, retained until the future's deinit.
+    @usableFromInline
+    static func holding(_ links: DerivedLinks) -> FutureLinks {
+        .sources(.passRetained(links))
+    }
+
     /// Nothing: a lazy future, a promise's future, a pinned future, a resolved one.
     case none
-    /// A derived future's sources and the way to connect to them.
-    case sources(DerivedLinks)
+    /// A derived future's sources and the way to connect to them. Retained by hand, as
+    /// `context` is (`holding(_:)` when the future is made, released in its deinit), and read
+    /// borrowed (`_withLinksBorrowed`): a payload bound by a pattern is a copy, a retain and a
+    /// release around each use, and a link of a chain of `map`s was read three times per step
+    /// (its callback's registration, its resolution, its deinit).
+    case sources(Unmanaged<DerivedLinks>)
     /// The scheduler of a background future's context, whose rule says when a reader may run
     /// the queued work itself. Retained by hand (`passRetained` when the future is made, `release`
     /// in its deinit), so that the read path uses it without reference counting: the scheduler's
     /// count is shared by every thread that reads or runs the context's futures, and each
     /// retain-release pair on it moved a cache line between the cores.
     case context(Unmanaged<ContextScheduler>)
+}
+
+extension _FutureCore {
+    /// Runs `body` with this derived future's links, borrowed: no retain and no release, since the
+    /// future holds them until its deinit. `nil` for a future that has none. Locks nothing: the
+    /// fields of the links are guarded as `DerivedLinks` says.
+    @inline(__always)
+    final func _withLinksBorrowed<R>(_ body: (DerivedLinks) -> R) -> R? {
+        guard case .sources(let links) = _links else { return nil }
+        return links._withUnsafeGuaranteedRef(body)
+    }
 }

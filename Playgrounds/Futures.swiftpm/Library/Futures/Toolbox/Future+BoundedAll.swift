@@ -237,26 +237,29 @@ final class BoundedAllRun: @unchecked Sendable {
     @usableFromInline
     func start(resolving child: _FutureCore) {
         self.child = child
-        // Weak: the callback is parked on `child`, which the run holds, and a strong capture kept
-        // both for ever once every future in flight was freed unresolved (their promises
-        // dropped). The futures in flight hold the run through their callbacks while they can
-        // resolve; without them, there is nothing for this callback to do.
-        child.addResolutionCallback { [weak self] child in
-            guard let self else { return }
+        // Watched, not strong: the callback is parked on `child`, which the run holds, and a
+        // strong capture kept both for ever once every future in flight was freed unresolved
+        // (their promises dropped). The futures in flight hold the run through their callbacks
+        // while they can resolve; without them, there is nothing for this callback to do. Not
+        // `weak` either: a weak reference gave the run a side table, and sent every retain and
+        // release of it, several per job, down the runtime's slow path.
+        let watched = WatchedReference(self)
+        child.addResolutionCallback { child in
+            guard let run = watched.object else { return }
             // `_isCancelled` alone does not say who cancelled: an item that fails by cancellation
             // resolves the new future cancelled too (`sourceCancelled`), and then the futures in
             // flight are not ours to cancel (a shared future, another owner's promise) and go on,
             // as after any failure. `decided` says the run handed its outcome out first; then
             // `finished` knows whether its hand-out or a cancel won, and finishes the run.
             let cancelled = child._isCancelled
-            let ownerCancelled = state.withLock { state -> Bool? in
+            let ownerCancelled = run.state.withLock { state -> Bool? in
                 state.stopped = true
                 if !cancelled { return false }
                 guard !state.decided else { return nil }
                 state.decided = true
                 return true
             }
-            if let ownerCancelled { finish(cancellingInFlight: ownerCancelled) }
+            if let ownerCancelled { run.finish(cancellingInFlight: ownerCancelled) }
         }
         pump()
     }

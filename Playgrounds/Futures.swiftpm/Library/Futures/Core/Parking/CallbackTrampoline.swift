@@ -130,34 +130,33 @@ struct CallbackRegistration: Sendable {
 enum CallbackTrampoline {
     /// Runs `callbacks` with `future`, or queues them if this thread is already running callbacks.
     static func deliver(_ callbacks: consuming ParkedCallbacks, to future: _FutureCore) {
-        let state = ThreadState.current
-        guard !state.isRunningCallbacks else {
-            let delivery = PendingDelivery(future: future, callbacks: consume callbacks)
-            // Every delivery queued so far has been taken (a chain resolving link by link queues
-            // one at a time): this one goes in the last one's place instead of after it. Appended,
-            // the queue grew by one entry per link, reallocated as it went, until it held every
-            // link's placeholder.
-            let head = state.pendingCallbacksHead
-            if head > 0, head == state.pendingCallbacks.count {
-                state.pendingCallbacks[head - 1] = delivery
-                state.pendingCallbacksHead = head - 1
-            } else {
-                state.pendingCallbacks.append(delivery)
+        // The thread's state borrowed, not retained (`ThreadState.current` was a retain and a
+        // release per delivery): the thread-local slot holds it for the thread's life. The
+        // callbacks move into the closure through an optional (`take()!`), which a consuming
+        // parameter cannot do.
+        var unqueued: ParkedCallbacks? = consume callbacks
+        ThreadState.currentUnmanaged._withUnsafeGuaranteedRef { state in
+            guard !state.isRunningCallbacks else {
+                let delivery = PendingDelivery(future: future, callbacks: unqueued.take()!)
+                // Every delivery queued so far has been taken (a chain resolving link by link
+                // queues one at a time): this one goes in the last one's place instead of after
+                // it. Appended, the queue grew by one entry per link, reallocated as it went,
+                // until it held every link's placeholder.
+                let head = state.pendingCallbacksHead
+                if head > 0, head == state.pendingCallbacks.count {
+                    state.pendingCallbacks[head - 1] = delivery
+                    state.pendingCallbacksHead = head - 1
+                } else {
+                    state.pendingCallbacks.append(delivery)
+                }
+                return
             }
-            return
+            // The queue is empty when no callback runs: these go first, without a trip through it.
+            run(on: state) { unqueued.take()!.run(with: future) }
         }
-        // The queue is empty when no callback runs: these go first, without a trip through it.
-        run(on: state) { callbacks.run(with: future) }
     }
 
-    /// This thread's state if it runs no callbacks now, so that a callback may run at once
-    /// (`run(on:_:)`); `nil` if one runs, and a new one must wait for its turn in the queue.
-    static func idleThread() -> ThreadState? {
-        let state = ThreadState.current
-        return state.isRunningCallbacks ? nil : state
-    }
-
-    /// Runs `body` as a callback on this thread, which runs none now (`idleThread()`), then what
+    /// Runs `body` as a callback on this thread, which runs none now (`runIfIdle(_:)` checks), then what
     /// it queued: a derived future of a resolved source resolved when it is made, with what its
     /// transform registers running after it, as if the source's callback had run it.
     static func run(on state: ThreadState, _ body: () -> Void) {
@@ -171,9 +170,12 @@ enum CallbackTrampoline {
     /// returns `true`; returns `false` without running it otherwise.
     @usableFromInline
     static func runIfIdle(_ body: () -> Void) -> Bool {
-        guard let state = idleThread() else { return false }
-        run(on: state, body)
-        return true
+        // Borrowed, as in `deliver(_:to:)`.
+        ThreadState.currentUnmanaged._withUnsafeGuaranteedRef { state in
+            guard !state.isRunningCallbacks else { return false }
+            run(on: state, body)
+            return true
+        }
     }
 
     /// Runs whatever this thread has queued, if it is running callbacks.
