@@ -22,6 +22,15 @@ final class WeakBox<Object: AnyObject & Sendable>: Sendable {
     var isReleased: Bool { object == nil }
 }
 
+/// A box is reflected and described without its object. A failed expectation shows the values in
+/// its expression, children included, and a future's `description` (FutureProxy's) reads the
+/// future: for a future that never resolves, the very leak such a test looks for, that waited for
+/// ever, and the failure hung the test process instead of being reported.
+extension WeakBox: CustomReflectable, CustomStringConvertible {
+    var customMirror: Mirror { Mirror(self, children: ["isReleased": isReleased], displayStyle: .class) }
+    var description: String { "WeakBox<\(Object.self)>(\(isReleased ? "released" : "alive"))" }
+}
+
 /// A slot filled after creation: how a future's work gets hold of the future itself.
 final class Slot<Value: Sendable>: Sendable {
     private let storage = Locked<Value?>(nil)
