@@ -384,18 +384,21 @@ extension _FutureCore {
     /// Makes `source` the future this derived future waits on in `slot` (a bounded `all`'s
     /// future in flight there), so that blocking readers demand it when they next look.
     ///
-    /// It starts nothing (the caller starts each source as it makes it) and wakes no reader parked
-    /// on this future: a wake-up per source cost a bounded `all` of trivial jobs more than the
-    /// jobs, and a parked reader looks again anyway when it rechecks queued work.
-    ///
-    /// The exception is a reader parked on a future derived from this one, whose walk passed here
-    /// (`ParkedReaderWakeUp`): its own future does not resolve when the sources change, and it
-    /// would sleep until the new sources ran, for ever if it is the thread that must run them.
+    /// It starts nothing (the caller starts each source as it makes it). It wakes only the parked
+    /// readers whose walk passed here (`ParkedReaderWakeUp`) and that would act on `source`
+    /// (`NewSourceCall`): a reader that runs future work, and would claim `source` if it is
+    /// queued; any reader, if `source` is lazy, derived, or queued on a context that cannot start
+    /// a runner for it. Such a reader's own future does not resolve when the sources change, and
+    /// it would sleep until the new sources ran, for ever if it is the thread that must run them.
+    /// The other readers would park again: a wake-up per source cost a bounded `all` of trivial
+    /// jobs read from the main thread about half of each job's time, and a parked reader looks
+    /// again anyway when it rechecks queued work.
     final func replaceUpstream(inSlot slot: Int, with source: _FutureCore) {
+        let call = NewSourceCall(for: source)
         let (previous, parkedReaders) =
             withLinks { links -> (_FutureCore?, [ParkedReaderWakeUp]) in
                 guard !_isResolved else { return (nil, []) }
-                return (links.replaceSource(inSlot: slot, with: source), links.takeParkedReaders())
+                return (links.replaceSource(inSlot: slot, with: source), links.takeParkedReaders(calledBy: call))
             } ?? (nil, [])
         _ = previous  // released outside the lock: its deinit may run arbitrary code
         for reader in parkedReaders { reader.wake() }

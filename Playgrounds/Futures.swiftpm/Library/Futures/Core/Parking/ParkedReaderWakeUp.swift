@@ -27,10 +27,19 @@ final class ParkedReaderWakeUp: Sendable {
     private let stripe: ParkingLot.Stripe
     private let woken = Atomic<Bool>(false)
     private let finished = Atomic<Bool>(false)
+    /// Whether the reader runs future work itself, and so claims queued work at once
+    /// (`ContextScheduler.readerShouldClaimAtOnce()`): work queued on its own serial context may
+    /// have no other thread to run it.
+    let claimsAtOnce: Bool
+    /// The reader's QoS: a reader that outranks a context's threads runs its queued work at once
+    /// (`PriorityBoost`).
+    let qos: ThreadQoS
 
-    /// A wake-up for a reader that parks on `future`.
+    /// A wake-up for a reader that parks on `future`, made on the reader's thread.
     init(parkingOn future: _FutureCore) {
         stripe = ParkingLot.stripe(for: future)
+        claimsAtOnce = CurrentWork.isInsideWork
+        qos = .current
     }
 
     /// Before a walk: forgets a wake-up that the walk will take into account.
@@ -71,5 +80,74 @@ extension DerivedLinks {
         guard !parkedReaders.isEmpty else { return [] }
         defer { parkedReaders = [] }
         return parkedReaders
+    }
+
+    /// Takes the wake-ups of the parked readers that would act on `call`'s new source, and keeps
+    /// the others for a later change. Called under the owner's stripe lock.
+    func takeParkedReaders(calledBy call: NewSourceCall) -> [ParkedReaderWakeUp] {
+        guard !parkedReaders.isEmpty else { return [] }
+        switch call {
+        case .everyReader: return takeParkedReaders()
+        case .noReader: return []
+        case .claimingReaders: break
+        }
+        var called: [ParkedReaderWakeUp] = []
+        parkedReaders.removeAll { reader in
+            guard !reader.isFinished else { return true }
+            guard call.calls(reader) else { return false }
+            called.append(reader)
+            return true
+        }
+        return called
+    }
+}
+
+/// Which parked readers a new source of a derived future calls back to walk up again: those that
+/// would do something about it (`_FutureCore.demand`). Waking the others costs a wake-up and a
+/// walk each, and they park again: for a bounded `all` of trivial background jobs read from the
+/// main thread, that was about half of each job's time (BENCHMARKS.md, ninth round).
+enum NewSourceCall: Equatable {
+    /// Every reader: the source is lazy work that a reader runs, or a derived future whose own
+    /// sources the reader must walk to.
+    case everyReader
+    /// Readers that claim queued work at once, and readers that outrank `runners`: the source is
+    /// background work queued on a context that can start a runner for it. Any other reader would
+    /// leave it to that runner, and looks again anyway when it rechecks queued work.
+    case claimingReaders(runners: ThreadQoS)
+    /// No reader: the source's work is running or done, or waits for its own context's thread or
+    /// for a promise. A reader finds nothing to do about it and parks again; the source's
+    /// resolution reaches the derived future through its callback.
+    case noReader
+
+    /// What a reader parked below a derived future would do on finding `source` among its roots
+    /// now. Read from the source's state word, and its context's counts, without a lock: a source
+    /// that moves on meanwhile moves to a step that calls fewer readers.
+    init(for source: _FutureCore) {
+        switch ReadStep(source._word) {
+        case .claimAndRun, .walkUpstream:
+            self = .everyReader
+        case .askContext:
+            guard case .context(let unmanaged) = source._links else {
+                self = .everyReader
+                return
+            }
+            let scheduler = unmanaged.takeUnretainedValue()
+            // A context that cannot start a runner (a serial one, one made from a closure, a pool at
+            // its bound) may leave the work to a reader: every reader looks, and, if the work stays
+            // queued, runs it after `ContextScheduler.starvationLimit`.
+            self = scheduler.canStartMoreRunners ? .claimingReaders(runners: scheduler.runnerQoS) : .everyReader
+        case .readOutcome, .waitForRunner, .wait:
+            self = .noReader
+        }
+    }
+
+    /// Whether `reader` walks up again for the new source.
+    func calls(_ reader: ParkedReaderWakeUp) -> Bool {
+        switch self {
+        case .everyReader: true
+        case .claimingReaders(let runners):
+            reader.claimsAtOnce || PriorityBoost.claimsQueuedWork(waiter: reader.qos, runners: runners)
+        case .noReader: false
+        }
     }
 }
