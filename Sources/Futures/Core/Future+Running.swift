@@ -44,21 +44,26 @@ extension Future {
         // The work's closure, and all it captured, is released when `_runWork` returns, before
         // the future resolves: a reader that wakes can rely on it being gone.
         let result = _runWork()
+        let succeeded: Bool
+        if case .success = result { succeeded = true } else { succeeded = false }
         _slot = _FutureSlot(result)
-        if _finishRunning() { return result }
+        if _finishRunning(succeeded: succeeded) { return result }
         return _result
     }
 
     /// Publishes the outcome this runner wrote in the slot, in one compare-and-swap from
-    /// `running` (see `StateWord.finishRunning()`).
+    /// `running` (see `StateWord.finishRunning(succeeded:)`); `succeeded` says it is a value.
     ///
     /// - Returns: `true` if it published; `false` if a cancellation resolved the future while
     ///   the work ran: the outcome is dropped, and the call returns once the cancellation is
     ///   published.
-    @inlinable
+    ///
+    /// Always inlined, so that `succeeded` is a constant where the work cannot fail: called with a
+    /// variable, the compare-and-swap loop tested whether the word changed at each turn.
+    @inlinable @inline(__always)
     @discardableResult
-    final func _finishRunning() -> Bool {
-        switch _state.transition({ $0.finishRunning() }) {
+    final func _finishRunning(succeeded: Bool) -> Bool {
+        switch _state.transition({ $0.finishRunning(succeeded: succeeded) }) {
         case .published(let previous):
             if previous.needsAnnouncement {
                 _announceResolution(previous: previous)
@@ -102,12 +107,14 @@ extension Future {
             defer { watch.finish(running: self) }
         #endif
         var outcome = _FutureSlot<Value, Failure>.empty
+        var succeeded = false
         do {
             swap(&outcome, &_slot)
             guard case .work(let body) = consume outcome else { _missingWork() }
             let chain = CurrentWork.push(self)
             do throws(Failure) {
                 outcome = .success(try body())
+                succeeded = true
             } catch {
                 outcome = .failure(error)
             }
@@ -116,7 +123,7 @@ extension Future {
         // The work's closure, and all it captured, is released by now (the end of the scope that
         // held it), before the future resolves: a reader that wakes can rely on it being gone.
         swap(&_slot, &outcome)
-        _finishRunning()
+        _finishRunning(succeeded: succeeded)
     }
 
     @usableFromInline
@@ -144,9 +151,17 @@ extension Future {
             return false
         case .won(let fromPending, let ownsSlot):
             // From `pending` this drops the unstarted work (a queued entry then finds it gone).
-            if ownsSlot { _slot = cancelling ? .empty : _FutureSlot(result) }
+            var succeeded = false
+            if ownsSlot {
+                if cancelling {
+                    _slot = .empty
+                } else {
+                    if case .success = result { succeeded = true }
+                    _slot = _FutureSlot(result)
+                }
+            }
             if fromPending, StateWord(raw: _state.load(ordering: .relaxed)).is(.background) { _leftTheQueue() }
-            _publishResolution(droppingLinks: droppingLinks)
+            _publishResolution(succeeded: succeeded, droppingLinks: droppingLinks)
             return true
         }
     }

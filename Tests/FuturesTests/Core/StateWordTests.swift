@@ -61,19 +61,24 @@ struct StateWordTests {
         #expect(word.beginCompletion(cancelling: false) == .lost)
     }
 
-    @Test("the runner publishes straight from running, keeping every flag and field")
-    func runnerFinishes() {
+    @Test(
+        "the runner publishes straight from running, keeping every flag and field, and says whether it succeeded",
+        arguments: [true, false])
+    func runnerFinishes(succeeded: Bool) {
         var word = Self.word(.lazy, phase: .running)
         _ = word.addWaiter()
         _ = word.addCallbacks()
         let before = word
-        #expect(word.finishRunning() == .published(previous: before))
+        #expect(word.finishRunning(succeeded: succeeded) == .published(previous: before))
         #expect(word.phase == .resolved && !word.isCancelled)
+        #expect(word.hasSucceeded == succeeded)
         #expect(word.hasWaiters && word.hasCallbacks)
         #expect(word.kind == .lazy && word.line == 42)
+        #expect(CreationSite.describe(number: word.fileNumber, line: word.line) == "Core/StateWordTests.swift:42")
         // Nothing moves a resolved word again.
-        #expect(word.finishRunning() == .cancelled)
+        #expect(word.finishRunning(succeeded: true) == .cancelled)
         #expect(word.beginCompletion(cancelling: true) == .lost)
+        #expect(word.hasSucceeded == succeeded)
     }
 
     @Test("a runner that finds its work cancelled publishes nothing")
@@ -83,8 +88,9 @@ struct StateWordTests {
             _ = word.beginCompletion(cancelling: true)
             if cancelledPhase == .resolved { word.publishResolved() }
             let before = word
-            #expect(word.finishRunning() == .cancelled)
+            #expect(word.finishRunning(succeeded: true) == .cancelled)
             #expect(word == before)
+            #expect(!word.hasSucceeded)
         }
     }
 
@@ -119,7 +125,7 @@ struct StateWordTests {
         #expect(word.kind == .background && word.line == 42)
     }
 
-    @Test("the read path's one test accepts exactly a resolved word without cancellation")
+    @Test("the read path's one test accepts exactly a word resolved with a value")
     func readPathTest() {
         func passes(_ word: StateWord) -> Bool {
             ~word.raw & StateWord.resolvedWithValue == 0
@@ -129,8 +135,13 @@ struct StateWordTests {
         _ = word.addWaiter()
         _ = word.beginCompletion(cancelling: false)
         #expect(!passes(word))
-        word.publishResolved()
-        #expect(passes(word))
+        word.publishResolved(succeeded: true)
+        #expect(passes(word) && word.hasSucceeded && word.hasWaiters && word.line == 42)
+        #expect(CreationSite.describe(number: word.fileNumber, line: word.line) == "Core/StateWordTests.swift:42")
+        var failed = Self.word()
+        _ = failed.beginCompletion(cancelling: false)
+        failed.publishResolved(succeeded: false)
+        #expect(!passes(failed) && failed.isResolved && !failed.isCancelled)
         var cancelled = Self.word()
         _ = cancelled.beginCompletion(cancelling: true)
         cancelled.publishResolved()

@@ -92,14 +92,17 @@ public class _FutureCore: @unchecked Sendable {
     /// Publishes `resolved` after the outcome was written in `completing`, and wakes whoever
     /// waits. Only the thread that won `beginCompletion` calls it, once.
     ///
+    /// `succeeded`: the slot holds a value, and the word says so (`StateWord.succeededBit`).
     /// `droppingLinks`, for a derived future: its links let go of its sources too, under the lock
     /// the announcement takes anyway (`dropUpstreams`, without a lock of its own).
     @inlinable
-    final func _publishResolution(droppingLinks: Bool = false) {
+    final func _publishResolution(succeeded: Bool, droppingLinks: Bool = false) {
         // The phase is `completing` and only this thread may move it: one add makes it `resolved`
         // and keeps the flags that others may set meanwhile (an OR that returns the old value
         // would be a compare-and-swap loop).
-        let old = _state.wrappingAdd(StateWord.publishIncrement, ordering: .acquiringAndReleasing).oldValue
+        let old = _state.wrappingAdd(
+            StateWord.publishIncrement(succeeded: succeeded), ordering: .acquiringAndReleasing
+        ).oldValue
         if StateWord(raw: old).needsAnnouncement {
             if droppingLinks {
                 _announceResolutionDroppingLinks(previous: StateWord(raw: old))

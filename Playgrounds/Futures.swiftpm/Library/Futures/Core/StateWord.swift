@@ -10,7 +10,9 @@ public import Synchronization
 /// bit  4     not cancelled: set from the start, cleared when the future is resolved by
 ///            cancellation (so that the read path's test is one `not` and one `test`)
 /// bits 5-7   kind (`FutureKind`)
-/// bits 8-31  the creation file's number in `CreationSite`'s table (0: unknown)
+/// bit  8     succeeded: set as the future is resolved with a value, in the same atomic step
+///            that publishes `resolved`; then the slot holds `.success` for good
+/// bits 9-31  the creation file's number in `CreationSite`'s table (0: unknown)
 /// bits 32-63 the creation line
 /// ```
 ///
@@ -37,7 +39,7 @@ struct StateWord: Equatable, Sendable {
     static func initial(kind: FutureKind, fileID: StaticString, line: UInt) -> StateWord {
         StateWord(
             raw: UInt64(truncatingIfNeeded: min(line, UInt(UInt32.max))) << 32
-                | CreationSite.number(of: fileID) << 8
+                | CreationSite.number(of: fileID) << Self.fileShift
                 | UInt64(kind.rawValue) << Self.kindShift
                 | Self.notCancelledBit)
     }
@@ -51,13 +53,22 @@ struct StateWord: Equatable, Sendable {
     @inlinable static var notCancelledBit: UInt64 { 1 << 4 }
     @inlinable static var kindShift: UInt64 { 5 }
     @inlinable static var kindMask: UInt64 { 0b111 << kindShift }
+    /// Set in a word resolved with a value: only then, and from then on, the slot holds
+    /// `.success`.
+    @inlinable static var succeededBit: UInt64 { 1 << 8 }
+    @inlinable static var fileShift: UInt64 { 9 }
 
-    /// The bits that are all set in a resolved, not cancelled word: the read path's test is
-    /// `~word & resolvedWithValue == 0`, one `not` and one `test`.
-    @inlinable static var resolvedWithValue: UInt64 { Phase.resolved.rawValue | notCancelledBit }
+    /// The bits that are all set in a word resolved with a value: the read path's test is
+    /// `~word & resolvedWithValue == 0`, one `not` and one `test`, after which it reads the value
+    /// without testing the slot's case (`Future._successOnTheReadPath`).
+    @inlinable static var resolvedWithValue: UInt64 { Phase.resolved.rawValue | notCancelledBit | succeededBit }
 
-    /// Added to a `completing` word to make it `resolved`, keeping every flag.
-    @inlinable static var publishIncrement: UInt64 { Phase.resolved.rawValue - Phase.completing.rawValue }
+    /// Added to a `completing` word to make it `resolved`, keeping every flag; with `succeeded`,
+    /// it sets that bit too (clear until then, so the add carries nowhere).
+    @inlinable
+    static func publishIncrement(succeeded: Bool) -> UInt64 {
+        (Phase.resolved.rawValue - Phase.completing.rawValue) | (succeeded ? succeededBit : 0)
+    }
 
     // MARK: Fields
 
@@ -101,12 +112,14 @@ struct StateWord: Equatable, Sendable {
     @inlinable var hasWaiters: Bool { raw & Self.waitersBit != 0 }
     @inlinable var hasCallbacks: Bool { raw & Self.callbacksBit != 0 }
     @inlinable var isCancelled: Bool { raw & Self.notCancelledBit == 0 }
+    /// Whether the word was resolved with a value (see `succeededBit`).
+    @inlinable var hasSucceeded: Bool { raw & Self.succeededBit != 0 }
     /// Whether a resolution from this word must take the stripe's lock: a reader is parked, or
     /// callbacks are registered.
     @inlinable var needsAnnouncement: Bool { raw & (Self.waitersBit | Self.callbacksBit) != 0 }
 
     var line: UInt { UInt(raw >> 32) }
-    var fileNumber: UInt64 { (raw >> 8) & 0xFF_FFFF }
+    var fileNumber: UInt64 { (raw >> Self.fileShift) & 0x7F_FFFF }
 
     // MARK: Transitions
 
@@ -175,11 +188,14 @@ struct StateWord: Equatable, Sendable {
     /// and a cancellation never writes the slot, so no other thread needs a `completing` phase
     /// to keep out of it: one compare-and-swap publishes the outcome, where `beginCompletion`
     /// and `publishResolved` take two atomic operations.
+    ///
+    /// `succeeded`: the outcome is a value, and the word says so (`succeededBit`).
     @inlinable
-    mutating func finishRunning() -> FinishOutcome {
+    mutating func finishRunning(succeeded: Bool) -> FinishOutcome {
         guard phase == .running else { return .cancelled }
         let previous = self
         phase = .resolved
+        if succeeded { raw |= Self.succeededBit }
         return .published(previous: previous)
     }
 
@@ -209,10 +225,10 @@ struct StateWord: Equatable, Sendable {
     }
 
     /// `completing → resolved`, as a plain value operation (the atomic form is one add of
-    /// `publishIncrement`); for tests of the sequence.
-    mutating func publishResolved() {
+    /// `publishIncrement(succeeded:)`); for tests of the sequence.
+    mutating func publishResolved(succeeded: Bool = false) {
         precondition(phase == .completing, "only a completing future can be published as resolved")
-        raw &+= Self.publishIncrement
+        raw &+= Self.publishIncrement(succeeded: succeeded)
     }
 }
 
