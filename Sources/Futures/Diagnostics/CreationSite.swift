@@ -28,13 +28,17 @@ enum CreationSite {
     /// none; 0 if the table is full. `capacity` is a power of two.
     static func number(of address: UInt, in table: UnsafeMutablePointer<Atomic<UInt>>, capacity: Int) -> UInt64 {
         let mask = capacity - 1
-        var slot = Int(truncatingIfNeeded: (address >> 3) &* 0x9E37_79B9_7F4A_7C15 >> 40) & mask
+        // Fibonacci hashing: the product's high bits, which every bit of the address moves. (A
+        // shift binds tighter than `&*` in Swift: the parentheses keep it from shifting the
+        // constant, which multiplied by a 24-bit number and kept the product's low bits.)
+        var slot = Int(truncatingIfNeeded: ((address >> 3) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
         for _ in 0..<capacity {
             var current = table[slot].load(ordering: .acquiring)
             if current == 0 {
-                current = table[slot].compareExchange(
-                    expected: 0, desired: address, ordering: .acquiringAndReleasing
-                ).original
+                current =
+                    table[slot].compareExchange(
+                        expected: 0, desired: address, ordering: .acquiringAndReleasing
+                    ).original
                 if current == 0 { return UInt64(slot + 1) }
             }
             if current == address { return UInt64(slot + 1) }
