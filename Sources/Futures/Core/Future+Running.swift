@@ -7,14 +7,17 @@ extension Future {
     /// when its context's rule allows, as `ReadStep` decides — runs here, on this thread, in code
     /// the client specializes for its types. Anything else waits in `_waitUntilResolved()`, the
     /// non-generic slow path, which takes the same decision (`demand`) each time it looks.
+    ///
+    /// `word` is the state word as the caller last loaded it, unresolved: the step is decided from
+    /// it, and the claim tries it first.
     @inlinable
-    final func _resultAfterRunningOrWaiting() -> Result<Value, Failure> {
-        switch ReadStep(StateWord(raw: _state.load(ordering: .relaxed))) {
+    final func _resultAfterRunningOrWaiting(from word: StateWord) -> Result<Value, Failure> {
+        switch ReadStep(word) {
         case .claimAndRun:
-            if _claim() { return _runClaimedWork() }
+            if _claim(from: word) { return _runClaimedWork() }
         case .askContext:
             if case .context(let scheduler) = _links,
-                scheduler._withUnsafeGuaranteedRef({ $0.readerShouldClaimAtOnce() }), _claim()
+                scheduler._withUnsafeGuaranteedRef({ $0.readerShouldClaimAtOnce() }), _claim(from: word)
             {
                 return scheduler._withUnsafeGuaranteedRef { scheduler in
                     scheduler.readerClaimed(self)

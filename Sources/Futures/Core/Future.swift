@@ -129,6 +129,12 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
     public final var _resolvedResultAfterTheReadPath: Result<Value, Failure>? {
         let word = StateWord(raw: _state.load(ordering: .acquiring))
         guard word.isResolved else { return nil }
+        return _outcome(resolvedAs: word)
+    }
+
+    /// The outcome of a future whose word, loaded with acquiring order, is `word`, resolved.
+    @inlinable
+    final func _outcome(resolvedAs word: StateWord) -> Result<Value, Failure> {
         if word.isCancelled { return _cancellationResult }
         switch _slot {
         case .success(let value): return .success(value)
@@ -144,10 +150,14 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
 
     /// The result of a future that was not resolved at the read path's look: the result if it is
     /// resolved now, otherwise what running or waiting for the work gives.
+    ///
+    /// One load of the word serves both looks: whether the future is resolved now, and, if not,
+    /// what this reader does about it (`_resultAfterRunningOrWaiting(from:)`).
     @inlinable
     public final func _resultAfterTheReadPath() -> Result<Value, Failure> {
-        if let result = _resolvedResultAfterTheReadPath { return result }
-        return _resultAfterRunningOrWaiting()
+        let word = StateWord(raw: _state.load(ordering: .acquiring))
+        if word.isResolved { return _outcome(resolvedAs: word) }
+        return _resultAfterRunningOrWaiting(from: word)
     }
 
     /// The result of a future resolved by cancellation, which only a future whose `Failure` is

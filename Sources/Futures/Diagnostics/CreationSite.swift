@@ -21,17 +21,28 @@ enum CreationSite {
     @usableFromInline
     static func number(of fileID: StaticString) -> UInt64 {
         guard fileID.hasPointerRepresentation else { return 0 }
-        return number(of: UInt(bitPattern: fileID.utf8Start), in: table, capacity: capacity)
+        let address = UInt(bitPattern: fileID.utf8Start)
+        let table = table
+        // Almost always, the first slot looked at holds the file's pointer: one load and one
+        // compare, before the search and its loop.
+        let home = homeSlot(of: address, capacity: capacity)
+        if table[home].load(ordering: .acquiring) == address { return UInt64(home &+ 1) }
+        return number(of: address, in: table, capacity: capacity)
+    }
+
+    /// The slot where the search for `address` starts, in a table of `capacity` slots (a power of
+    /// two). Fibonacci hashing: the product's high bits, which every bit of the address moves. (A
+    /// shift binds tighter than `&*` in Swift: the parentheses keep it from shifting the constant,
+    /// which multiplied by a 24-bit number and kept the product's low bits.)
+    static func homeSlot(of address: UInt, capacity: Int) -> Int {
+        Int(truncatingIfNeeded: ((address >> 3) &* 0x9E37_79B9_7F4A_7C15) >> 40) & (capacity &- 1)
     }
 
     /// The number of `address` in `table` (its slot plus one), claiming a free slot if it has
     /// none; 0 if the table is full. `capacity` is a power of two.
     static func number(of address: UInt, in table: UnsafeMutablePointer<Atomic<UInt>>, capacity: Int) -> UInt64 {
-        let mask = capacity - 1
-        // Fibonacci hashing: the product's high bits, which every bit of the address moves. (A
-        // shift binds tighter than `&*` in Swift: the parentheses keep it from shifting the
-        // constant, which multiplied by a 24-bit number and kept the product's low bits.)
-        var slot = Int(truncatingIfNeeded: ((address >> 3) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+        let mask = capacity &- 1
+        var slot = homeSlot(of: address, capacity: capacity)
         for _ in 0..<capacity {
             var current = table[slot].load(ordering: .acquiring)
             if current == 0 {
@@ -39,10 +50,10 @@ enum CreationSite {
                     table[slot].compareExchange(
                         expected: 0, desired: address, ordering: .acquiringAndReleasing
                     ).original
-                if current == 0 { return UInt64(slot + 1) }
+                if current == 0 { return UInt64(slot &+ 1) }
             }
-            if current == address { return UInt64(slot + 1) }
-            slot = (slot + 1) & mask
+            if current == address { return UInt64(slot &+ 1) }
+            slot = (slot &+ 1) & mask
         }
         return 0
     }

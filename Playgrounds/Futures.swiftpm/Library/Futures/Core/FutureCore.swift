@@ -81,6 +81,19 @@ public class _FutureCore: @unchecked Sendable {
         return true
     }
 
+    /// `_claim()` for a caller that has just loaded the word (`seen`): the compare-and-swap
+    /// starts from it instead of loading the word again.
+    @inlinable @inline(__always)
+    final func _claim(from seen: StateWord) -> Bool {
+        var claimed = seen
+        guard claimed.claim() == .won else { return _claim() }
+        let (exchanged, _) = _state.compareExchange(
+            expected: seen.raw, desired: claimed.raw, ordering: .acquiringAndReleasing)
+        guard exchanged else { return _claim() }
+        if claimed.is(.background) { _leftTheQueue() }
+        return true
+    }
+
     /// Counts a background future's work out of its context's unclaimed jobs: it was claimed, or
     /// dropped by a completion from `pending`. The one place where a future's work leaves the count.
     @inlinable
