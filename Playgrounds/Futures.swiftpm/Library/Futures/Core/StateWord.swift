@@ -174,7 +174,7 @@ struct StateWord: Equatable, Sendable {
         }
     }
 
-    /// What `finishRunning()` did.
+    /// What `finishRunning(succeeded:)` did.
     @usableFromInline
     enum FinishOutcome: Equatable, Sendable {
         /// The runner's outcome is published: the word before, for its flags.

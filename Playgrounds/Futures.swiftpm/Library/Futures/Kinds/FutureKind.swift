@@ -62,7 +62,7 @@ enum FutureKind: UInt8, CaseIterable, Sendable {
 
 /// What a reader that looks at a future must do, decided from its state word alone (the phase,
 /// then the kind): the one decision per kind. The inlined read path
-/// (`Future._resultAfterRunningOrWaiting()`), the blocking reader's demand
+/// (`Future._resultAfterRunningOrWaiting(from:)`), the blocking reader's demand
 /// (`_FutureCore.demand(firstLook:waited:wakeUp:)`) and the start of a reader that must not block
 /// (`startWithoutBlocking()`) each switch over it; `ReadStepTests` checks the whole table.
 @usableFromInline
