@@ -240,7 +240,16 @@ extension Atomic where Value == UInt64 {
     /// sees everything the threads before it published.
     @inlinable
     func transition<Outcome>(_ transition: (inout StateWord) -> Outcome) -> Outcome {
-        var current = load(ordering: .acquiring)
+        self.transition(from: StateWord(raw: load(ordering: .acquiring)), transition)
+    }
+
+    /// `transition(_:)` from a word the caller loaded itself, with acquiring order, instead of
+    /// loading it again. A transition that changes nothing decides from that word without
+    /// storing: use it only where that outcome holds for any later word too, as `claim()`'s does
+    /// (the phase only moves forward, so a word past `pending` stays past it).
+    @inlinable
+    func transition<Outcome>(from seen: StateWord, _ transition: (inout StateWord) -> Outcome) -> Outcome {
+        var current = seen.raw
         while true {
             var word = StateWord(raw: current)
             let outcome = transition(&word)

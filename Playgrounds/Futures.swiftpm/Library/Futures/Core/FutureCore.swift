@@ -73,24 +73,18 @@ public class _FutureCore: @unchecked Sendable {
     /// owns the work from then on and must run it.
     @inlinable @inline(__always)
     final func _claim() -> Bool {
-        let word = _state.transition { word -> StateWord? in
-            word.claim() == .won ? word : nil
-        }
-        guard let word else { return false }
-        if word.is(.background) { _leftTheQueue() }
-        return true
+        _claim(from: StateWord(raw: _state.load(ordering: .acquiring)))
     }
 
     /// `_claim()` for a caller that has just loaded the word (`seen`): the compare-and-swap
     /// starts from it instead of loading the word again.
     @inlinable @inline(__always)
     final func _claim(from seen: StateWord) -> Bool {
-        var claimed = seen
-        guard claimed.claim() == .won else { return _claim() }
-        let (exchanged, _) = _state.compareExchange(
-            expected: seen.raw, desired: claimed.raw, ordering: .acquiringAndReleasing)
-        guard exchanged else { return _claim() }
-        if claimed.is(.background) { _leftTheQueue() }
+        let word = _state.transition(from: seen) { word -> StateWord? in
+            word.claim() == .won ? word : nil
+        }
+        guard let word else { return false }
+        if word.is(.background) { _leftTheQueue() }
         return true
     }
 
