@@ -33,12 +33,15 @@ struct StateWord: Equatable, Sendable {
 
     @inlinable init(raw: UInt64) { self.raw = raw }
 
-    /// A pending word for a future of `kind` made at `fileID`:`line`.
+    /// A pending word for a future of `kind` with `links`, made at `fileID`:`line`.
+    ///
+    /// The file's number goes in the word only for a future with links: one with none keeps the
+    /// file's name in its links instead (`FutureLinks.site(_:)`), and its word's number is 0.
     @inlinable
-    static func initial(kind: FutureKind, fileID: StaticString, line: UInt) -> StateWord {
+    static func initial(kind: FutureKind, links: FutureLinks, fileID: StaticString, line: UInt) -> StateWord {
         StateWord(
             raw: UInt64(truncatingIfNeeded: min(line, UInt(UInt32.max))) << 32
-                | CreationSite.number(of: fileID) << Self.fileShift
+                | (links.isNone ? 0 : CreationSite.number(of: fileID) << Self.fileShift)
                 | UInt64(kind.rawValue) << Self.kindShift
                 | Self.notCancelledBit)
     }

@@ -7,8 +7,12 @@ import Testing
 struct StateWordTests {
     static let site: StaticString = "Core/StateWordTests.swift"
 
+    /// Links of some kind, as a future with links has: its word keeps its file's number. (A plain
+    /// value: nothing here follows it.)
+    static let someLinks = FutureLinks(bits: 0)
+
     static func word(_ kind: FutureKind = .lazy, phase: StateWord.Phase = .pending) -> StateWord {
-        var word = StateWord.initial(kind: kind, fileID: site, line: 42)
+        var word = StateWord.initial(kind: kind, links: someLinks, fileID: site, line: 42)
         word.phase = phase
         return word
     }
@@ -21,6 +25,18 @@ struct StateWordTests {
         #expect(!word.hasWaiters && !word.hasCallbacks && !word.isCancelled && !word.isResolved)
         #expect(word.line == 42)
         #expect(CreationSite.describe(number: word.fileNumber, line: word.line) == "Core/StateWordTests.swift:42")
+    }
+
+    @Test("a future with no links keeps its creation file in its links, not in its word")
+    func siteInLinks() throws {
+        let word = StateWord.initial(kind: .lazy, links: .none, fileID: Self.site, line: 42)
+        #expect(word.fileNumber == 0 && word.line == 42 && word.kind == .lazy)
+        let links = FutureLinks.none.orSite(Self.site)
+        #expect(!links.isNone && links.sources == nil && links.context == nil)
+        let file = try #require(links.siteFile)
+        #expect(String(cString: file) == "Core/StateWordTests.swift")
+        // Links that are not `none` stay as they are.
+        #expect(Self.someLinks.orSite(Self.site).bits == Self.someLinks.bits)
     }
 
     @Test("claim: pending → running is won once; running, completing and resolved cannot be claimed")

@@ -4,8 +4,9 @@ import Testing
 
 @testable import Futures
 
-/// The creation site is kept as a file number and a line in the state word; the file numbers
-/// come from a process-wide table that threads fill as they make their first future in a file.
+/// The creation site is kept as a line in the state word and a file: a future with links (derived,
+/// background) keeps a file number in its word, from a process-wide table that threads fill as
+/// they make their first future in a file; a future with none keeps the file's name in its links.
 struct CreationSiteTests {
     /// Sixteen files no other test makes futures in, so that the first round races to register
     /// them. `#fileID` literals are static strings, as these are.
@@ -21,6 +22,9 @@ struct CreationSiteTests {
         let threads = RacingThreads(count: 8)
         defer { threads.stop() }
         let mismatches = Locked<[String]>([])
+        // A derived future of a pending source has links, so its file goes through the table.
+        let source = Promise<Int, Never>()
+        defer { source.succeed(0) }
         for round in 0..<50 {
             threads.race { thread in
                 for step in 0..<Self.files.count {
@@ -28,15 +32,36 @@ struct CreationSiteTests {
                     // different files first.
                     let file = (step * 7 + thread * 3 + round) % Self.files.count
                     let line = UInt(100 * file + thread + 1)
-                    let future = LazyFuture(fileID: Self.files[file], line: line) { file }
+                    let derived = source.future.map(fileID: Self.files[file], line: line) { $0 }
+                    let lazy = LazyFuture(fileID: Self.files[file], line: line) { file }
                     let expected = "\(Self.files[file]):\(line)"
-                    if future._creationSite != expected {
+                    for future in [derived as _FutureCore, lazy] where future._creationSite != expected {
                         mismatches.withLock { $0.append("\(future._creationSite) instead of \(expected)") }
                     }
                 }
             }
         }
         #expect(mismatches.withLock { $0 } == [])
+    }
+
+    @Test("every kind of future names its creation file and line, with links or without")
+    func everyKindNamesItsSite() async throws {
+        let line = UInt(#line)
+        let promise = Promise<Int, Never>()
+        let futures: [_FutureCore] = [
+            LazyFuture { 1 },
+            Future<Int, Never>(value: 2),
+            promise.future,
+            promise.future.map { $0 },
+            BackgroundFuture { 3 },
+        ]
+        promise.succeed(0)
+        // The promise's future was made with the promise, on the line after `line`.
+        let lines = [line + 3, line + 4, line + 1, line + 6, line + 7]
+        for (future, line) in zip(futures, lines) {
+            #expect(future._creationSite == "FuturesTests/CreationSiteTests.swift:\(line)")
+        }
+        for future in futures { future._waitUntilResolved() }
     }
 
     @Test("threads racing to register files in a small table agree on each file's number", arguments: [1, 4, 16])

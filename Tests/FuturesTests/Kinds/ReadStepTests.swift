@@ -6,7 +6,7 @@ import Testing
 /// every phase and kind; the flags (waiters, callbacks, cancelled) never change it.
 struct ReadStepTests {
     static func word(_ kind: FutureKind, phase: StateWord.Phase) -> StateWord {
-        var word = StateWord.initial(kind: kind, fileID: "Kinds/ReadStepTests.swift", line: 7)
+        var word = StateWord.initial(kind: kind, links: .none, fileID: "Kinds/ReadStepTests.swift", line: 7)
         word.phase = phase
         return word
     }
