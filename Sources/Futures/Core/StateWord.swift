@@ -11,7 +11,8 @@ public import Synchronization
 /// bits 5-7   kind (`FutureKind`)
 /// bit  8     succeeded: set as the future is resolved with a value, in the same atomic step
 ///            that publishes `resolved`; then the slot holds `.success` for good
-/// bits 9-31  the creation file's number in `CreationSite`'s table (0: unknown)
+/// bits 9-31  the creation file's number in `CreationSite`'s table, for a future with links (0: none
+///            or unknown; a future without links keeps its file in `FutureLinks.site`)
 /// bits 32-63 the creation line
 /// ```
 ///

@@ -1,7 +1,9 @@
 import Synchronization
 
-/// Where futures are made: each distinct `#fileID` gets a small number, kept in the state word
-/// beside the line, so that knowing the creation site costs a future no field of its own.
+/// Where futures with links are made: each distinct `#fileID` gets a small number, kept in the
+/// state word beside the line, so that knowing the creation site costs a future no field of its
+/// own. (A future without links keeps the file's address in its links instead, `FutureLinks.site`,
+/// and never comes here.)
 ///
 /// `#fileID` is a pointer-backed, NUL-terminated static string, so its pointer alone recovers the
 /// text when a message needs it. The pointers live in a fixed open-addressed table that only

@@ -70,6 +70,7 @@ class DerivedLinks: @unchecked Sendable {
         _modify { yield &madeExtras.detachments }
     }
 
+    @usableFromInline
     init(upstreams: [_FutureCore], connect: (@Sendable (_FutureCore) -> Void)?) {
         self.connect = connect
         if !upstreams.isEmpty { setSources(upstreams) }
@@ -80,6 +81,7 @@ class DerivedLinks: @unchecked Sendable {
     /// `source` comes unretained, and is read borrowed: an initializer takes its arguments owned,
     /// so a reference passed as one was retained by the caller and released here, two atomic
     /// operations on each `map` step, for a source that is only watched.
+    @usableFromInline
     init(source: Unmanaged<_FutureCore>) {
         self.connect = nil
         source._withUnsafeGuaranteedRef { first = Upstream($0) }
@@ -302,14 +304,14 @@ extension _FutureCore {
     final var isHeldStronglyByDerivedFutures: Bool {
         let kind = _kind
         if kind.isLazy { return true }
-        guard kind == .background, case .context(let scheduler) = _links else { return false }
+        guard kind == .background, let scheduler = _links.context else { return false }
         return scheduler._withUnsafeGuaranteedRef { $0.runsEveryJob }
     }
 
     /// Runs `body` with this derived future's links, holding its stripe's lock; `nil` for a
     /// future that has none.
     final func withLinks<R>(_ body: (DerivedLinks) -> R) -> R? {
-        guard case .sources(let links) = _links else { return nil }
+        guard let links = _links.sources else { return nil }
         return ParkingLot.withStripe(forKey: ObjectIdentifier(self)) { stripe in
             stripe.withLock { links._withUnsafeGuaranteedRef(body) }
         }
@@ -412,7 +414,7 @@ extension _FutureCore {
     /// is released here, outside the lock.
     @usableFromInline
     final func dropUpstreams() {
-        guard case .sources(let links) = _links else { return }
+        guard let links = _links.sources else { return }
         // Moved out under the lock, not copied: a link of a chain has one source and nothing else,
         // and copies cost a retain and a release each.
         var owned: _FutureCore?
@@ -468,7 +470,7 @@ extension _FutureCore {
     /// still hold the transform until those sources resolve or are freed; they no longer keep the
     /// sources alive.
     final func _dropLinks() {
-        guard case .sources(let links) = _links else { return }
+        guard let links = _links.sources else { return }
         var sources = TakenSources(owned: nil, more: [])
         var detachments: [Detachment] = []
         var connect: (@Sendable (_FutureCore) -> Void)?

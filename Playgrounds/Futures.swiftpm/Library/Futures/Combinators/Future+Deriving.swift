@@ -121,14 +121,14 @@ extension _FutureCore {
 
 extension FutureLinks {
     /// The links of a future derived from `source` alone, connected when it is made.
-    @usableFromInline
+    @inlinable
     static func derived(from source: _FutureCore) -> FutureLinks {
         .holding(DerivedLinks(source: .passUnretained(source)))
     }
 
     /// The links of a derived future with no source yet: one resolved when it is made, whose
     /// transform may make it wait on another future (`_wait(on:)`).
-    @usableFromInline
+    @inlinable
     static var emptySources: FutureLinks {
         .holding(DerivedLinks(upstreams: [], connect: nil))
     }

@@ -17,7 +17,7 @@ extension Future {
         case .claimAndRun:
             if _claim(from: word) { return _runClaimedWork() }
         case .askContext:
-            if case .context(let scheduler) = _links,
+            if let scheduler = _links.context,
                 scheduler._withUnsafeGuaranteedRef({ $0.readerShouldClaimAtOnce() }), _claim(from: word)
             {
                 return scheduler._withUnsafeGuaranteedRef { scheduler in
@@ -50,7 +50,7 @@ extension Future {
         let result = _runWork()
         let succeeded: Bool
         if case .success = result { succeeded = true } else { succeeded = false }
-        _slot = _FutureSlot(result)
+        _fillEmptySlot(with: _FutureSlot(result))
         if _finishRunning(succeeded: succeeded) { return result }
         return _result
     }
@@ -83,7 +83,7 @@ extension Future {
     }
 
     /// Takes the work out of the slot and runs it with this future on the thread's chain.
-    @inlinable
+    @inlinable @inline(__always)
     final func _runWork() -> Result<Value, Failure> {
         var slot = _FutureSlot<Value, Failure>.empty
         swap(&slot, &_slot)
@@ -95,6 +95,22 @@ extension Future {
                 return .failure(error)
             }
         }
+    }
+
+    /// Writes `outcome` into the slot that `_runWork()` left `empty`, by initializing it: the
+    /// `empty` case has no payload, so there is nothing to destroy first. An assignment would
+    /// first consume the old value, an outlined call that tests its case.
+    @inlinable @inline(__always)
+    final func _fillEmptySlot(with outcome: consuming _FutureSlot<Value, Failure>) {
+        Self._initialize(&_slot, to: outcome)
+    }
+
+    /// Initializes the slot at `slot` with `outcome`, without destroying what it held.
+    @inlinable @inline(__always)
+    static func _initialize(
+        _ slot: UnsafeMutablePointer<_FutureSlot<Value, Failure>>, to outcome: consuming _FutureSlot<Value, Failure>
+    ) {
+        slot.initialize(to: outcome)
     }
 
     /// `_runClaimedWork()` for a caller that does not know the future's types and needs no

@@ -41,8 +41,9 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
         line: UInt
     ) {
         super.init(
-            slot: work.map { .work($0) } ?? .empty, state: .initial(kind: kind, fileID: fileID, line: line),
-            links: links)
+            slot: work.map { .work($0) } ?? .empty,
+            state: .initial(kind: kind, links: links, fileID: fileID, line: line),
+            links: links.orSite(fileID))
     }
 
     /// A future whose slot holds `work` from the start: a lazy or background future.
@@ -58,7 +59,9 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
         fileID: StaticString,
         line: UInt
     ) {
-        super.init(slot: .work(work), state: .initial(kind: kind, fileID: fileID, line: line), links: links)
+        super.init(
+            slot: .work(work), state: .initial(kind: kind, links: links, fileID: fileID, line: line),
+            links: links.orSite(fileID))
     }
 
     /// A future resolved with `result` from the start. Inlinable, as `init(kind:…)` is: made
@@ -66,10 +69,10 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
     /// which was most of the cost of a `flatMap` step that returns `Future(value:)`.
     @inlinable
     init(resolved result: Result<Value, Failure>, fileID: StaticString, line: UInt) {
-        var state = StateWord.initial(kind: .promise, fileID: fileID, line: line)
+        var state = StateWord.initial(kind: .promise, links: .none, fileID: fileID, line: line)
         state.phase = .resolved
         if case .success = result { state.raw |= StateWord.succeededBit }
-        super.init(slot: _FutureSlot(result), state: state, links: .none)
+        super.init(slot: _FutureSlot(result), state: state, links: .site(fileID))
     }
 
     override final func _runClaimedWorkErased() {

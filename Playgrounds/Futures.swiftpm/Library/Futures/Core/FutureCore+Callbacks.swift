@@ -65,7 +65,7 @@ extension _FutureCore {
     /// `addResolutionCallbackForGood(_:)` for a callback of either kind.
     final func addResolutionCallbackForGood(parked callback: consuming ParkedCallback) {
         let word = _word
-        guard case .sources(let links) = _links, !word.isResolved, !word.kind.isLazy else {
+        guard let links = _links.sources, !word.isResolved, !word.kind.isLazy else {
             _ = addResolutionCallback(parked: callback)
             return
         }
@@ -137,7 +137,7 @@ extension _FutureCore {
     /// own); they are released and undone once the callbacks are handed over.
     @usableFromInline
     final func _announceResolutionDroppingLinks(previous word: StateWord) {
-        guard case .sources(let links) = _links else {
+        guard let links = _links.sources else {
             _announceResolution(previous: word)
             return
         }

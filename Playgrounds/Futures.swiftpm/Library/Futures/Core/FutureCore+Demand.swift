@@ -38,7 +38,7 @@ extension _FutureCore {
             if _claim() { _runClaimedWorkErased() }
             return .lookAgain
         case .askContext:
-            guard case .context(let unmanaged) = _links else { return .park(recheckAfter: nil) }
+            guard let unmanaged = _links.context else { return .park(recheckAfter: nil) }
             let scheduler = unmanaged.takeUnretainedValue()
             // A reader that outranks the context's threads runs the work at its own QoS instead of
             // waiting for theirs (`PriorityBoost`; never on Linux, which has no QoS).

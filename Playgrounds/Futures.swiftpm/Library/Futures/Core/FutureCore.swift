@@ -29,10 +29,19 @@ public class _FutureCore: @unchecked Sendable {
     deinit {
         let word = StateWord(raw: _state.load(ordering: .acquiring))
         if word.hasCallbacks, !word.isResolved { _discardParkedCallbacks() }
-        switch _links {
-        case .sources(let links): links.takeRetainedValue().releaseIteratively()
-        case .context(let scheduler): scheduler.release()
-        case .none: break
+        // A future with no links (`site`, `none`) passes the one test.
+        if _links.tag < FutureLinks.siteTag { _releaseLinks() }
+    }
+
+    /// Releases the links that `holding(_:)` or `context(_:)` retained when the future was made.
+    /// Out of line, so that the deinit is small enough to be inlined into the subclasses': the
+    /// future with no links pays one test.
+    @inline(never)
+    private final func _releaseLinks() {
+        if let sources = _links.sources {
+            sources.takeRetainedValue().releaseIteratively()
+        } else if let scheduler = _links.context {
+            scheduler.release()
         }
     }
 
@@ -92,7 +101,7 @@ public class _FutureCore: @unchecked Sendable {
     /// dropped by a completion from `pending`. The one place where a future's work leaves the count.
     @inlinable
     final func _leftTheQueue() {
-        guard case .context(let scheduler) = _links else { return }
+        guard let scheduler = _links.context else { return }
         scheduler._withUnsafeGuaranteedRef { $0.counts.jobLeftTheQueue() }
     }
 
@@ -126,6 +135,7 @@ public class _FutureCore: @unchecked Sendable {
     /// "Sources/App/Loader.swift:42", for messages.
     final var _creationSite: String {
         let word = _word
+        if let file = _links.siteFile { return "\(String(cString: file)):\(word.line)" }
         return CreationSite.describe(number: word.fileNumber, line: word.line)
     }
 
@@ -151,29 +161,103 @@ public class _FutureCore: @unchecked Sendable {
     }
 }
 
-/// What a future depends on, kept in its core.
+/// What a future depends on, kept in its core: one word, whose top two bits say what the rest is.
+///
+/// A future that depends on nothing (a lazy future, a promise's future, a pinned future, a
+/// resolved one) keeps its creation file's name here instead (`site`): its creation costs a
+/// store, where the creation site's table (`CreationSite`) costs a hash and a lookup. A future
+/// with links keeps its file's number in its state word, as before.
+///
+/// A hand-made tagged word rather than an enum: an enum with a raw pointer among its payloads
+/// would need a ninth byte, and a pending lazy future would outgrow its 56-byte block.
 @usableFromInline
-enum FutureLinks: Sendable {
+struct FutureLinks: Sendable {
+    /// The tag in the top two bits, an address in the rest. A user-space address leaves both
+    /// bits clear on every 64-bit platform Swift runs on (47 to 52 significant bits); `site(_:)`
+    /// checks it, and the object links are Swift objects, whose addresses are such.
+    @usableFromInline let bits: UInt64
+
+    @inlinable init(bits: UInt64) { self.bits = bits }
+
+    @inlinable static var tagShift: UInt64 { 62 }
+    @inlinable static var addressMask: UInt64 { (1 << 62) &- 1 }
+    @inlinable static var sourcesTag: UInt64 { 0 }
+    @inlinable static var contextTag: UInt64 { 1 }
+    @inlinable static var siteTag: UInt64 { 2 }
+    @inlinable static var noneTag: UInt64 { 3 }
+
+    @inlinable var tag: UInt64 { bits >> Self.tagShift }
+
+    @inlinable var address: UInt { UInt(truncatingIfNeeded: bits & Self.addressMask) }
+
+    /// Nothing, not even a creation file: the links of a future made by code that has them
+    /// elsewhere, and of one whose `fileID` has no pointer.
+    @inlinable static var none: FutureLinks { FutureLinks(bits: noneTag << tagShift) }
+
     /// The links of a derived future: `links`, retained until the future's deinit.
-    @usableFromInline
+    @inlinable
     static func holding(_ links: DerivedLinks) -> FutureLinks {
         .sources(.passRetained(links))
     }
 
-    /// Nothing: a lazy future, a promise's future, a pinned future, a resolved one.
-    case none
     /// A derived future's sources and the way to connect to them. Retained by hand, as
     /// `context` is (`holding(_:)` when the future is made, released in its deinit), and read
     /// borrowed (`_withLinksBorrowed`): a payload bound by a pattern is a copy, a retain and a
     /// release around each use, and a link of a chain of `map`s was read three times per step
     /// (its callback's registration, its resolution, its deinit).
-    case sources(Unmanaged<DerivedLinks>)
+    @inlinable
+    static func sources(_ links: Unmanaged<DerivedLinks>) -> FutureLinks {
+        FutureLinks(bits: UInt64(UInt(bitPattern: links.toOpaque())))
+    }
+
     /// The scheduler of a background future's context, whose rule says when a reader may run
     /// the queued work itself. Retained by hand (`passRetained` when the future is made, `release`
     /// in its deinit), so that the read path uses it without reference counting: the scheduler's
     /// count is shared by every thread that reads or runs the context's futures, and each
     /// retain-release pair on it moved a cache line between the cores.
-    case context(Unmanaged<ContextScheduler>)
+    @inlinable
+    static func context(_ scheduler: Unmanaged<ContextScheduler>) -> FutureLinks {
+        FutureLinks(bits: UInt64(UInt(bitPattern: scheduler.toOpaque())) | contextTag << tagShift)
+    }
+
+    /// No links, and the name of the file the future was made in: `fileID`'s characters, which
+    /// a string literal keeps for the life of the program.
+    @inlinable
+    static func site(_ fileID: StaticString) -> FutureLinks {
+        guard fileID.hasPointerRepresentation else { return .none }
+        let address = UInt64(UInt(bitPattern: fileID.utf8Start))
+        guard address & ~addressMask == 0 else { return .none }
+        return FutureLinks(bits: address | siteTag << tagShift)
+    }
+
+    /// The derived future's links, if these are they.
+    @inlinable @inline(__always)
+    var sources: Unmanaged<DerivedLinks>? {
+        guard tag == Self.sourcesTag else { return nil }
+        return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: address).unsafelyUnwrapped)
+    }
+
+    /// The background future's scheduler, if these links are one.
+    @inlinable @inline(__always)
+    var context: Unmanaged<ContextScheduler>? {
+        guard tag == Self.contextTag else { return nil }
+        return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: address).unsafelyUnwrapped)
+    }
+
+    /// The creation file's name, for a future with no links that knows it.
+    var siteFile: UnsafePointer<CChar>? {
+        guard tag == Self.siteTag else { return nil }
+        return UnsafePointer(bitPattern: address)
+    }
+
+    /// Whether these are `none`: the links of a future made with none, before `site(_:)`.
+    @inlinable var isNone: Bool { tag == Self.noneTag }
+
+    /// These links, or the creation file's name (`site(_:)`) in place of `none`.
+    @inlinable
+    func orSite(_ fileID: StaticString) -> FutureLinks {
+        isNone ? .site(fileID) : self
+    }
 }
 
 extension _FutureCore {
@@ -182,7 +266,7 @@ extension _FutureCore {
     /// fields of the links are guarded as `DerivedLinks` says.
     @inline(__always)
     final func _withLinksBorrowed<R>(_ body: (DerivedLinks) -> R) -> R? {
-        guard case .sources(let links) = _links else { return nil }
+        guard let links = _links.sources else { return nil }
         return links._withUnsafeGuaranteedRef(body)
     }
 }

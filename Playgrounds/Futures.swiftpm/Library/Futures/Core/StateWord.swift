@@ -12,7 +12,8 @@ public import Synchronization
 /// bits 5-7   kind (`FutureKind`)
 /// bit  8     succeeded: set as the future is resolved with a value, in the same atomic step
 ///            that publishes `resolved`; then the slot holds `.success` for good
-/// bits 9-31  the creation file's number in `CreationSite`'s table (0: unknown)
+/// bits 9-31  the creation file's number in `CreationSite`'s table, for a future with links (0: none
+///            or unknown; a future without links keeps its file in `FutureLinks.site`)
 /// bits 32-63 the creation line
 /// ```
 ///
@@ -34,12 +35,15 @@ struct StateWord: Equatable, Sendable {
 
     @inlinable init(raw: UInt64) { self.raw = raw }
 
-    /// A pending word for a future of `kind` made at `fileID`:`line`.
+    /// A pending word for a future of `kind` with `links`, made at `fileID`:`line`.
+    ///
+    /// The file's number goes in the word only for a future with links: one with none keeps the
+    /// file's name in its links instead (`FutureLinks.site(_:)`), and its word's number is 0.
     @inlinable
-    static func initial(kind: FutureKind, fileID: StaticString, line: UInt) -> StateWord {
+    static func initial(kind: FutureKind, links: FutureLinks, fileID: StaticString, line: UInt) -> StateWord {
         StateWord(
             raw: UInt64(truncatingIfNeeded: min(line, UInt(UInt32.max))) << 32
-                | CreationSite.number(of: fileID) << Self.fileShift
+                | (links.isNone ? 0 : CreationSite.number(of: fileID) << Self.fileShift)
                 | UInt64(kind.rawValue) << Self.kindShift
                 | Self.notCancelledBit)
     }

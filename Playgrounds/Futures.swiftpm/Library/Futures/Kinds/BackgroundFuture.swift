@@ -109,7 +109,7 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
     /// then stale and does nothing).
     @inlinable
     final func _runFromQueue() {
-        guard case .context(let scheduler) = _links, _claim() else { return }
+        guard let scheduler = _links.context, _claim() else { return }
         _ = scheduler._withUnsafeGuaranteedRef { $0.runCounted { _runClaimedWork() } }
     }
 }

@@ -26,6 +26,7 @@ enum ThreadLocalSlot {
     private static let keyPlusOne = Atomic<UInt>(0)
 
     /// The object stored for this thread, unretained; `nil` if none.
+    @inline(__always)
     static func load() -> UnsafeMutableRawPointer? {
         pthread_getspecific(key)
     }
@@ -36,9 +37,10 @@ enum ThreadLocalSlot {
         precondition(status == 0, "Futures could not set its thread-local state (error \(status))")
     }
 
+    @inline(__always)
     private static var key: pthread_key_t {
         let stored = keyPlusOne.load(ordering: .acquiring)
-        return stored != 0 ? pthread_key_t(stored - 1) : makeKey()
+        return stored != 0 ? pthread_key_t(truncatingIfNeeded: stored &- 1) : makeKey()
     }
 
     private static func makeKey() -> pthread_key_t {

@@ -19,7 +19,7 @@ final class ThreadState {
     /// pushed and popped by `CurrentWork.run`, whose caller holds the future for the whole run.
     @exclusivity(unchecked) private var runningBuffer: UnsafeMutablePointer<Unmanaged<_FutureCore>>
     @exclusivity(unchecked) private var runningCapacity = 8
-    @exclusivity(unchecked) private(set) var runningCount = 0
+    @exclusivity(unchecked) @usableFromInline var runningCount = 0
 
     /// The context whose runners count this thread while it runs that context's work; `nil`
     /// when the thread is not counted, or counted by its `worker` record. Unretained: it is set
@@ -54,7 +54,8 @@ final class ThreadState {
         runningCount &+= 1
     }
 
-    /// Pops the innermost future of the chain.
+    /// Pops the innermost future of the chain. Inlined into the run of every future's work.
+    @inlinable
     func popRunning() {
         runningCount &-= 1
     }
@@ -129,13 +130,20 @@ enum CurrentWork {
     /// Pushes `future` on this thread's chain; returns the state to pop it from.
     @usableFromInline
     static func push(_ future: _FutureCore) -> Unmanaged<ThreadState> {
-        let state = ThreadState.currentUnmanaged
+        // The slot's load inline, and the first use's allocation behind a call: the push runs on
+        // every lazy future's first read.
+        let state: Unmanaged<ThreadState>
+        if let stored = ThreadLocalSlot.load() {
+            state = Unmanaged<ThreadState>.fromOpaque(stored)
+        } else {
+            state = ThreadState.currentUnmanaged
+        }
         state._withUnsafeGuaranteedRef { $0.pushRunning(future) }
         return state
     }
 
-    /// Pops the innermost entry of this thread's chain.
-    @usableFromInline
+    /// Pops the innermost entry of this thread's chain: a decrement, inlined into the caller.
+    @inlinable @inline(__always)
     static func pop(_ state: Unmanaged<ThreadState>) {
         state._withUnsafeGuaranteedRef { $0.popRunning() }
     }

@@ -127,7 +127,7 @@ enum NewSourceCall: Equatable {
         case .claimAndRun, .walkUpstream:
             self = .everyReader
         case .askContext:
-            guard case .context(let unmanaged) = source._links else {
+            guard let unmanaged = source._links.context else {
                 self = .everyReader
                 return
             }
