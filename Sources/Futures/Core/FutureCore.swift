@@ -134,7 +134,7 @@ public class _FutureCore: @unchecked Sendable {
     /// "Sources/App/Loader.swift:42", for messages.
     final var _creationSite: String {
         let word = _word
-        if let file = _links.siteFile { return "\(String(cString: file)):\(word.line)" }
+        if let file = _links.siteFile { return CreationSite.describe(file: file, line: word.line) }
         return CreationSite.describe(number: word.fileNumber, line: word.line)
     }
 
@@ -189,8 +189,9 @@ struct FutureLinks: Sendable {
 
     @inlinable var address: UInt { UInt(truncatingIfNeeded: bits & Self.addressMask) }
 
-    /// Nothing, not even a creation file: the links of a future made by code that has them
-    /// elsewhere, and of one whose `fileID` has no pointer.
+    /// Nothing, not even a creation file: what a future with no links is made with (its
+    /// initializer turns it into `site(_:)`, `orSite(_:)`), and what it keeps if its `fileID` has
+    /// no pointer.
     @inlinable static var none: FutureLinks { FutureLinks(bits: noneTag << tagShift) }
 
     /// The links of a derived future: `links`, retained until the future's deinit.

@@ -62,10 +62,15 @@ enum CreationSite {
 
     /// "Sources/App/Loader.swift:42", or "<unknown file>:42".
     static func describe(number: UInt64, line: UInt) -> String {
-        guard number > 0, number <= capacity else { return "<unknown file>:\(line)" }
+        guard number > 0, number <= capacity else { return describe(file: nil, line: line) }
         let address = table[Int(number - 1)].load(ordering: .acquiring)
-        guard let pointer = UnsafePointer<CChar>(bitPattern: address) else { return "<unknown file>:\(line)" }
-        return "\(String(cString: pointer)):\(line)"
+        return describe(file: UnsafePointer<CChar>(bitPattern: address), line: line)
+    }
+
+    /// "Sources/App/Loader.swift:42" for the NUL-terminated name at `file`, or "<unknown file>:42".
+    static func describe(file: UnsafePointer<CChar>?, line: UInt) -> String {
+        guard let file else { return "<unknown file>:\(line)" }
+        return "\(String(cString: file)):\(line)"
     }
 
     private static var table: UnsafeMutablePointer<Atomic<UInt>> {

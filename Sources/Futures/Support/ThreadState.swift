@@ -93,9 +93,7 @@ final class ThreadState {
     /// This thread's state, made on first use, without a reference count: the thread-local slot
     /// holds it for as long as the thread lives.
     static var currentUnmanaged: Unmanaged<ThreadState> {
-        if let stored = ThreadLocalSlot.load() {
-            return Unmanaged<ThreadState>.fromOpaque(stored)
-        }
+        if let state = existingUnmanaged { return state }
         let state = Unmanaged.passRetained(ThreadState())
         ThreadLocalSlot.store(state.toOpaque())
         return state
@@ -103,7 +101,13 @@ final class ThreadState {
 
     /// This thread's state if it has one; never makes one.
     static var existing: ThreadState? {
-        ThreadLocalSlot.load().map { Unmanaged<ThreadState>.fromOpaque($0).takeUnretainedValue() }
+        existingUnmanaged?.takeUnretainedValue()
+    }
+
+    /// This thread's state if it has one, without a reference count: the thread-local slot's load.
+    @inline(__always)
+    static var existingUnmanaged: Unmanaged<ThreadState>? {
+        ThreadLocalSlot.load().map { Unmanaged<ThreadState>.fromOpaque($0) }
     }
 }
 
@@ -130,13 +134,9 @@ enum CurrentWork {
     @usableFromInline
     static func push(_ future: _FutureCore) -> Unmanaged<ThreadState> {
         // The slot's load inline, and the first use's allocation behind a call: the push runs on
-        // every lazy future's first read.
-        let state: Unmanaged<ThreadState>
-        if let stored = ThreadLocalSlot.load() {
-            state = Unmanaged<ThreadState>.fromOpaque(stored)
-        } else {
-            state = ThreadState.currentUnmanaged
-        }
+        // every lazy future's first read. (`currentUnmanaged` itself is left to the optimizer:
+        // inlined, it made the release trampoline retain the state around its loop.)
+        let state = ThreadState.existingUnmanaged ?? ThreadState.currentUnmanaged
         state._withUnsafeGuaranteedRef { $0.pushRunning(future) }
         return state
     }
