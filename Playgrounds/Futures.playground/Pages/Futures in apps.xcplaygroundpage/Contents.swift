@@ -133,3 +133,12 @@ print("index: \(index.value.count) entries")
 index.discard()
 print("after a discard, read back from disk: \(index.value.count) entries; builds: \(builds.value)")
 check(builds.value == 1, "the copy on disk was read back, not built again")
+
+/*:
+ The copy is removed when the future is freed. A page's globals live until the process ends, and
+ an exit skips deinitializers, so this page removes it itself: `invalidate()` drops the value and
+ the copy on disk.
+ */
+let copy = index.storageFile!
+index.invalidate()
+check(!FileManager.default.fileExists(atPath: copy.path), "invalidate() removed the copy on disk")
