@@ -223,14 +223,34 @@ struct MemoryReleaseTests {
 
     // MARK: 4. futures nobody can reach
 
-    @Test("a promise and a map of it, both dropped pending, are freed with the map's captures", arguments: [1, 8])
-    func promiseAndMapDroppedPendingAreFreed(threads: Int) {
+    /// How a test's chain derives one future from the next: a `map`, or a `flatMap` to a resolved
+    /// future. Each keeps its child and transform in a step object that is also its links
+    /// (`MapStep`, `FlatMapStep`), so each is checked for the same cycles.
+    enum Step: CaseIterable, Sendable {
+        case map, flatMap
+
+        func apply(
+            _ future: Future<Int, Never>, _ transform: @escaping @Sendable (Int) -> Int
+        ) -> Future<Int, Never> {
+            switch self {
+            case .map: future.map(transform)
+            case .flatMap: future.flatMap { Future(value: transform($0)) }
+            }
+        }
+    }
+
+    @Test(
+        "a promise and a map or flatMap of it, both dropped pending, are freed with its captures",
+        arguments: Step.allCases, [1, 8])
+    func promiseAndMapDroppedPendingAreFreed(step: Step, threads: Int) {
         let watched = Locked<[Watched]>([])
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
             for _ in 0..<100 {
                 let one: Watched = {
                     let promise = Promise<Int, Never>()
-                    let (mapped, canary) = withCanary { canary in promise.future.map { $0 + canary.name.count } }
+                    let (mapped, canary) = withCanary { canary in
+                        step.apply(promise.future) { $0 + canary.name.count }
+                    }
                     return Watched(boxes: [WeakBox(promise.future), WeakBox(mapped)], canaries: [canary])
                 }()
                 watched.withLock { $0.append(one) }
@@ -239,13 +259,15 @@ struct MemoryReleaseTests {
         #expect(watched.withLock { $0.allSatisfy(\.allReleased) })
     }
 
-    @Test("map.map.onSuccess of a promise, all dropped pending, is freed with every capture")
-    func chainWithACallbackDroppedPendingIsFreed() {
+    @Test(
+        "map.map.onSuccess of a promise, all dropped pending, is freed with every capture (and with flatMap)",
+        arguments: Step.allCases)
+    func chainWithACallbackDroppedPendingIsFreed(step: Step) {
         for _ in 0..<200 {
             let watched: Watched = {
                 let promise = Promise<Int, Never>()
-                let first = promise.future.map { $0 + 1 }
-                let second = first.map { $0 * 2 }
+                let first = step.apply(promise.future) { $0 + 1 }
+                let second = step.apply(first) { $0 * 2 }
                 let canary = Canary()
                 second.onSuccess { _ in _ = canary.name }
                 return Watched(
@@ -264,9 +286,9 @@ struct MemoryReleaseTests {
     }
 
     @Test(
-        "a map of a promise whose transform captures the map's holder is freed when the promise is dropped pending",
-        arguments: [1, 2, 8])
-    func mapWhoseTransformHoldsTheMapIsFreedWithItsPromise(length: Int) {
+        "a map or flatMap of a promise whose transform captures its holder is freed when the promise is dropped pending",
+        arguments: Step.allCases, [1, 2, 8])
+    func mapWhoseTransformHoldsTheMapIsFreedWithItsPromise(step: Step, length: Int) {
         for _ in 0..<100 {
             let watched: Watched = {
                 let promise = Promise<Int, Never>()
@@ -274,7 +296,7 @@ struct MemoryReleaseTests {
                 var boxes = [WeakBox<_FutureCore>(promise.future)]
                 var future = promise.future
                 for _ in 0..<length {
-                    future = future.map { [holder] in $0 + (holder.future == nil ? 0 : 1) }
+                    future = step.apply(future) { [holder] in $0 + (holder.future == nil ? 0 : 1) }
                     boxes.append(WeakBox(future))
                 }
                 holder.future = future
@@ -287,13 +309,15 @@ struct MemoryReleaseTests {
         }
     }
 
-    @Test("a map of a promise whose transform captures the map's holder is freed once the promise succeeds")
-    func mapWhoseTransformHoldsTheMapIsFreedOnceResolved() {
+    @Test(
+        "a map or flatMap of a promise whose transform captures its holder is freed once the promise succeeds",
+        arguments: Step.allCases)
+    func mapWhoseTransformHoldsTheMapIsFreedOnceResolved(step: Step) {
         for _ in 0..<100 {
             let (box, promise): (WeakBox<_FutureCore>, Promise<Int, Never>) = {
                 let promise = Promise<Int, Never>()
                 let holder = FutureHolder()
-                let mapped = promise.future.map { [holder] in $0 + (holder.future == nil ? 0 : 1) }
+                let mapped = step.apply(promise.future) { [holder] in $0 + (holder.future == nil ? 0 : 1) }
                 holder.future = mapped
                 return (WeakBox(mapped), promise)
             }()
@@ -305,11 +329,13 @@ struct MemoryReleaseTests {
         }
     }
 
-    @Test("a map.onSuccess of a promise that is kept still runs when the promise is completed")
-    func keptPromiseStillRunsItsChain() {
+    @Test(
+        "a map.onSuccess (or flatMap) of a promise that is kept still runs when the promise is completed",
+        arguments: Step.allCases)
+    func keptPromiseStillRunsItsChain(step: Step) {
         let ran = Signal()
         let promise = Promise<Int, Never>()
-        promise.future.map { $0 + 1 }.map { $0 * 2 }.onSuccess { value in
+        step.apply(step.apply(promise.future) { $0 + 1 }) { $0 * 2 }.onSuccess { value in
             if value == 4 { ran.send() }
         }
         promise.succeed(1)

@@ -131,27 +131,57 @@ extension Future {
             }
             if ran, let child { return child }
         }
-        return _derive(fileID: fileID, line: line) { parent, child in
-            switch parent._result {
-            case .success(let value):
-                let inner: Future<NewValue, InnerFailure>
-                do throws(TransformFailure) {
-                    inner = try transform(value)
-                } catch {
-                    child.resolve(with: .failure(convertFailure(error)))
-                    return
-                }
-                if inner._isResolved {
-                    // Nothing to wait on or to start: the child takes the inner future's outcome now.
-                    child.resolve(
-                        with: inner._result.mapError { convertFailure($0) }, sourceCancelled: inner._isCancelled)
-                    return
-                }
-                child._wait(on: inner)
-                child._resolve(whenResolved: inner)
-            case .failure(let error):
-                child.resolve(with: .failure(convertFailure(error)), sourceCancelled: parent._isCancelled)
+        if !_isLazyKind {
+            // A source that is not lazy, pending (or resolved, on a thread running callbacks): the
+            // child's links are its callback (`FlatMapStep`), as for `map`. Through `_derive`, the
+            // callback was a closure with a context of its own, one allocation more per step; and
+            // jemalloc did not reuse the memory of a chain of 100,000 such steps, resolved while
+            // each step made its inner future: every run of the chain touched fresh pages, about
+            // 4,600 page faults per run against 575 now.
+            let step = FlatMapStep<Value, Failure, NewValue, NewFailure, TransformFailure, InnerFailure>(
+                source: .passUnretained(self), transform: transform
+            ) { step, parent in
+                guard let (child, transform) = step.take() else { return }
+                Self._resolve(child, from: parent, flatMapping: transform)
             }
+            let child = Future<NewValue, NewFailure>(
+                kind: .derived, links: .holding(step), work: nil, fileID: fileID, line: line)
+            step.attach(child)
+            _addResolutionCallbackForGood(parked: .step(step))
+            return child
+        }
+        return _derive(fileID: fileID, line: line) { parent, child in
+            Self._resolve(child, from: parent, flatMapping: transform)
+        }
+    }
+
+    /// Resolves `child`, a `flatMap` of `parent`, which has resolved: with the outcome of the
+    /// future `transform` returns for its value (at once if that future is resolved, else when it
+    /// resolves), with the error `transform` throws, or with `parent`'s error.
+    @inlinable @inline(__always)
+    static func _resolve<NewValue, NewFailure, TransformFailure, InnerFailure>(
+        _ child: Future<NewValue, NewFailure>,
+        from parent: Future<Value, Failure>,
+        flatMapping transform: (Value) throws(TransformFailure) -> Future<NewValue, InnerFailure>
+    ) {
+        switch parent._result {
+        case .success(let value):
+            let inner: Future<NewValue, InnerFailure>
+            do throws(TransformFailure) {
+                inner = try transform(value)
+            } catch {
+                child.resolve(with: .failure(convertFailure(error)))
+                return
+            }
+            if inner._isResolved {
+                // Nothing to wait on or to start: the child takes the inner future's outcome now.
+                child.resolve(with: inner._result.mapError { convertFailure($0) }, sourceCancelled: inner._isCancelled)
+                return
+            }
+            child._wait(on: inner)
+            child._resolve(whenResolved: inner)
+        case .failure(let error):
+            child.resolve(with: .failure(convertFailure(error)), sourceCancelled: parent._isCancelled)
         }
     }
 
