@@ -78,6 +78,8 @@ extension Future {
             let step = MapStep<Value, Failure, NewValue, NewFailure, TransformFailure>(
                 source: .passUnretained(self), transform: transform
             ) { step, parent in
+                let step = unsafeDowncast(
+                    step, to: MapStep<Value, Failure, NewValue, NewFailure, TransformFailure>.self)
                 guard let (child, transform) = step.take() else { return }
                 Self._resolve(child, from: parent, with: transform)
             }
@@ -140,6 +142,8 @@ extension Future {
             let step = FlatMapStep<Value, Failure, NewValue, NewFailure, TransformFailure, InnerFailure>(
                 source: .passUnretained(self), transform: transform
             ) { step, parent in
+                let step = unsafeDowncast(
+                    step, to: FlatMapStep<Value, Failure, NewValue, NewFailure, TransformFailure, InnerFailure>.self)
                 guard let (child, transform) = step.take() else { return }
                 Self._resolve(child, from: parent, flatMapping: transform)
             }

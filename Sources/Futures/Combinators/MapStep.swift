@@ -1,10 +1,12 @@
-/// The links of a `map`'s child made from a pending source, which are also the callback it
-/// parks on that source (`ParkedCallback.step`): one object where there were two, the links and
-/// a closure that captured the child and the transform.
+/// The links of a `map`'s or a `flatMap`'s child made from a pending source, which are also the
+/// callback it parks on that source (`ParkedCallback.step`): one object where there were two, the
+/// links and a closure that captured the child and the transform. The transform is the
+/// subclass's (`MapStep`, `FlatMapStep`): each stores it with its own function type.
 ///
 /// A step of a chain of `map`s on a pending promise cost three allocations (the child, its links,
 /// the closure's context) where NIO's costs two (its future and its callback's context); this
-/// makes ours two as well.
+/// makes ours two as well. A `flatMap`'s step cost four with its inner future (NIO's: five), and
+/// three now.
 ///
 /// The step holds the child strongly, as the closure did: the source's callback keeps the child
 /// alive until the source resolves, so that a `map` with an `onSuccess` and no other reference
@@ -19,51 +21,71 @@
 /// callback, once: the source's resolution hands its callbacks to one thread, and a source's
 /// deinit runs only while it is pending, when no resolution can.
 @usableFromInline
-final class MapStep<Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure: Error, TransformFailure: Error>:
-    DerivedLinks, @unchecked Sendable
+class ChildStep<Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure: Error>: DerivedLinks,
+    @unchecked Sendable
 {
     // @unchecked: see above; the fields of `DerivedLinks` are guarded as there.
 
-    @usableFromInline typealias Transform = @Sendable (Value) throws(TransformFailure) -> NewValue
-    /// Resolves the child the step took (`take()`) from the source: a closure that captures
-    /// nothing, made where `map` is specialized for its types, so that the step runs specialized
-    /// code (this class's own methods, reached from the engine through its vtable, are not).
-    @usableFromInline typealias Body = @Sendable (MapStep, Future<Value, Failure>) -> Void
+    /// Resolves the child the step took (the subclass's `take()`) from the source: a closure that
+    /// captures nothing, made where `map` or `flatMap` is specialized for its types, so that the
+    /// step runs specialized code (this class's own methods, reached from the engine through its
+    /// vtable, are not).
+    @usableFromInline typealias Body = @Sendable (ChildStep, Future<Value, Failure>) -> Void
 
     /// The child to resolve; `nil` once the step ran or was abandoned.
-    @exclusivity(unchecked) @usableFromInline var child: Future<NewValue, NewFailure>?
-    /// The `map`'s transform; `nil` once the step ran or was abandoned.
-    @exclusivity(unchecked) @usableFromInline var transform: Transform?
-    @usableFromInline let body: Body
+    @exclusivity(unchecked) @usableFromInline final var child: Future<NewValue, NewFailure>?
+    @usableFromInline final let body: Body
 
     /// Links to `source`, for a child that `attach(_:)` gives next. The source comes unretained
     /// (see `DerivedLinks.init(source:)`); the caller holds it.
     @usableFromInline
-    init(source: Unmanaged<_FutureCore>, transform: @escaping Transform, body: @escaping Body) {
-        self.transform = transform
+    init(source: Unmanaged<_FutureCore>, body: @escaping Body) {
         self.body = body
         super.init(source: source)
     }
 
     /// Gives the step its child, before the step is parked on the source.
     @inlinable
-    func attach(_ child: Future<NewValue, NewFailure>) {
+    final func attach(_ child: Future<NewValue, NewFailure>) {
         self.child = child
     }
 
-    /// Takes the child and the transform out, for `body` to run once.
+    override final func resolveOwner(from source: _FutureCore) {
+        body(self, unsafeDowncast(source, to: Future<Value, Failure>.self))
+    }
+
+    override func abandonStep(into list: inout [Any]) {
+        if let child = child.take() { list.append(child) }
+    }
+}
+
+/// A `map`'s step: `ChildStep` with the transform.
+@usableFromInline
+final class MapStep<Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure: Error, TransformFailure: Error>:
+    ChildStep<Value, Failure, NewValue, NewFailure>, @unchecked Sendable
+{
+    // @unchecked: as `ChildStep`'s.
+
+    @usableFromInline typealias Transform = @Sendable (Value) throws(TransformFailure) -> NewValue
+
+    /// The `map`'s transform; `nil` once the step ran or was abandoned.
+    @exclusivity(unchecked) @usableFromInline var transform: Transform?
+
+    @usableFromInline
+    init(source: Unmanaged<_FutureCore>, transform: @escaping Transform, body: @escaping Body) {
+        self.transform = transform
+        super.init(source: source, body: body)
+    }
+
+    /// Takes the child and the transform out, for the body to run once.
     @inlinable
     func take() -> (child: Future<NewValue, NewFailure>, transform: Transform)? {
         guard let child = child.take(), let transform = transform.take() else { return nil }
         return (child, transform)
     }
 
-    override func resolveOwner(from source: _FutureCore) {
-        body(self, unsafeDowncast(source, to: Future<Value, Failure>.self))
-    }
-
     override func abandonStep(into list: inout [Any]) {
-        if let child = child.take() { list.append(child) }
+        super.abandonStep(into: &list)
         if let transform = transform.take() { list.append(transform) }
     }
 }
