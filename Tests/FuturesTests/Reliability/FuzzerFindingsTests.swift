@@ -261,8 +261,16 @@ struct FuzzerFindingsTests {
                 // two stripes, and the loop never ended (after the engine's allocations per
                 // future changed, 2026-11-26).
                 var missed: [BackgroundFuture<Int, any Error>] = []
+                // Futures of `first`'s size made between the two, a different number at each try,
+                // and kept: they move `first` to a new distance from `pending`. At one distance,
+                // try after try, the stripe hash kept the two a constant step apart, and the loop
+                // could run for 40 seconds before the allocator's pattern changed (2026-11-27).
+                var spacers: [Future<Int, any Error>] = []
+                var tries = 0
                 repeat {
                     let pending = BackgroundFuture(on: Self.nowhere) { () throws -> Int in 0 }
+                    for _ in 0..<(tries % 64) { spacers.append(Future(value: 0)) }
+                    tries += 1
                     first = Future.first(of: [winner.future, pending])
                     if ParkingLot.stripe(for: first) === ParkingLot.stripe(for: pending) { break }
                     missed.append(pending)
