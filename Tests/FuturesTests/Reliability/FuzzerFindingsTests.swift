@@ -266,11 +266,9 @@ struct FuzzerFindingsTests {
                 // try after try, the stripe hash kept the two a constant step apart, and the loop
                 // could run for 40 seconds before the allocator's pattern changed (2026-11-27).
                 var spacers: [Future<Int, any Error>] = []
-                var tries = 0
                 repeat {
                     let pending = BackgroundFuture(on: Self.nowhere) { () throws -> Int in 0 }
-                    for _ in 0..<(tries % 64) { spacers.append(Future(value: 0)) }
-                    tries += 1
+                    for _ in 0..<(missed.count % 64) { spacers.append(Future(value: 0)) }
                     first = Future.first(of: [winner.future, pending])
                     if ParkingLot.stripe(for: first) === ParkingLot.stripe(for: pending) { break }
                     missed.append(pending)
