@@ -130,6 +130,7 @@ public struct pthread_condattr_t { public init() { fatalError() } }
 @discardableResult public func pthread_mutex_destroy(_ mutex: UnsafeMutablePointer<pthread_mutex_t>!) -> Int32 { fatalError() }
 @discardableResult public func pthread_mutex_lock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>!) -> Int32 { fatalError() }
 @discardableResult public func pthread_mutex_unlock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>!) -> Int32 { fatalError() }
+@discardableResult public func pthread_mutex_trylock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>!) -> Int32 { fatalError() }
 @discardableResult public func pthread_cond_init(
     _ cond: UnsafeMutablePointer<pthread_cond_t>!, _ attr: UnsafePointer<pthread_condattr_t>!
 ) -> Int32 { fatalError() }

@@ -10,8 +10,9 @@ final class ClosureScheduler: JobRunner, Sendable {
         executeWork = execute
     }
 
-    func submit(_ job: Job) {
+    func submit(_ job: consuming Job) {
         counts.jobSubmitted()
+        let job = consume job
         executeWork { [counts] in
             // A future's job leaves the count when its work leaves `pending`; a closure, now.
             if case .closure = job { counts.jobLeftTheQueue() }

@@ -16,6 +16,13 @@ enum Job: Sendable {
         case .closure(let body): body()
         }
     }
+
+    /// Whether it is a closure's job, looked at without copying the job (`if case` on an
+    /// optional variable copied it: a retain and a release of what it holds).
+    var isClosure: Bool {
+        if case .closure = self { return true }
+        return false
+    }
 }
 
 /// Where a context's jobs run: the narrow interface between a context's scheduling and the
@@ -27,7 +34,7 @@ protocol JobRunner: AnyObject, Sendable {
     var counts: RunnerCounts { get }
 
     /// Runs `job` once, counting it in `counts.unclaimed` until it starts.
-    func submit(_ job: Job)
+    func submit(_ job: consuming Job)
 
     /// Runs `work` once.
     func execute(_ work: @escaping @Sendable () -> Void)
@@ -89,7 +96,7 @@ final class ContextScheduler: Sendable {
 
     /// Runs `job` on this context, once, counting it as unclaimed until it starts.
     @usableFromInline
-    func submit(_ job: Job) {
+    func submit(_ job: consuming Job) {
         runner.submit(job)
     }
 

@@ -11,9 +11,9 @@ struct JobRing {
 
     var isEmpty: Bool { count == 0 }
 
-    mutating func push(_ job: Job) {
+    mutating func push(_ job: consuming Job) {
         if count == slots.count { grow() }
-        slots[(head &+ count) & (slots.count &- 1)] = job
+        slots[(head &+ count) & (slots.count &- 1)] = consume job
         count &+= 1
     }
 

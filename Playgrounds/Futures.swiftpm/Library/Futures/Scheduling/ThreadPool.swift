@@ -158,7 +158,7 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
 
     // MARK: Submitting
 
-    func submit(_ job: Job) {
+    func submit(_ job: consuming Job) {
         counts.jobSubmitted()
         lock.lock()
         jobs.push(job)
@@ -287,7 +287,7 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
             {
                 var job = jobs.pop()
                 // A future's job leaves `unclaimed` when its work leaves `pending`; a closure, now.
-                if case .closure? = job { counts.jobLeftTheQueue() }
+                if job?.isClosure == true { counts.jobLeftTheQueue() }
                 if endingJob { record.nextJob() } else { record.beginJob() }
                 endingJob = false
                 let actions = state.workerTookJob(queuedEntries: jobs.count, computing: counts.computingNow)
@@ -296,10 +296,11 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
                 apply(actions)
                 // The worker is counted by its record (`beginJob`), so a reader's claim inside the
                 // job does not count it again (`ContextScheduler.beginCountedRun`).
-                if let job { record.run(job) }
-                // Released before the worker takes the lock again: a future's deinit may run
-                // arbitrary code, even code that submits work here.
-                job = nil
+                // Moved out, not copied: a copy retained the future and its run closure, and
+                // released both after the run, on objects the submitting thread had just written.
+                // Released at the end of this `if`, before the worker takes the lock again: a
+                // future's deinit may run arbitrary code, even code that submits work here.
+                if let job = job.take() { record.run(job) }
                 // The job ends under the lock, so that no decision sees its slot free while this
                 // worker, about to look at the queue again, is neither computing nor coming; if
                 // a job waits, the worker goes on to it in the same state.

@@ -44,11 +44,19 @@ final class WorkerRecord: Sendable {
     }
 
     /// Runs `job`, recording the future it runs, if any, for `runs(_:)`.
-    func run(_ job: Job) {
-        guard case .future(let future, _) = job else { return job.run() }
-        runningFuture.store(UInt(bitPattern: ObjectIdentifier(future)), ordering: .relaxed)
-        defer { runningFuture.store(0, ordering: .relaxed) }
-        job.run()
+    ///
+    /// The job is consumed, and its parts are taken apart in one `switch`: a `guard case` followed
+    /// by `job.run()` copied the job twice, a retain and a release of the future and of its run
+    /// closure each time.
+    func run(_ job: consuming Job) {
+        switch consume job {
+        case .future(let future, let run):
+            runningFuture.store(UInt(bitPattern: ObjectIdentifier(future)), ordering: .relaxed)
+            run(future)
+            runningFuture.store(0, ordering: .relaxed)
+        case .closure(let body):
+            body()
+        }
     }
 
     /// Whether the worker is running `future`'s queued work.

@@ -266,6 +266,9 @@ final class PoolLock: @unchecked Sendable {
     func lock() { pthread_mutex_lock(mutex) }
     func unlock() { pthread_mutex_unlock(mutex) }
 
+    /// Takes the lock if it is free; returns `false` at once if another thread holds it.
+    func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
+
     /// Waits until `wakeUp` is signalled (or spuriously) or `deadline` passes; returns `false` if
     /// the deadline passed first. Called and returns with the lock held.
     func wait(for wakeUp: PoolWakeUp, until deadline: WallClockDeadline) -> Bool {
