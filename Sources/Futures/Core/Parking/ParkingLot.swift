@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A striped table of locks and conditions shared by all futures, and what pending futures keep
 /// beside their state word: registered callbacks, and a derived future's links.
@@ -57,11 +58,36 @@ enum ParkingLot {
     /// Every stripe, made once and never freed, so that a lookup reads it without reference
     /// counting (`withStripe(forKey:_:)`): a retain and a release per lookup were a measurable share
     /// of a chain's step.
-    nonisolated(unsafe) private static let stripeTable: UnsafeMutablePointer<Unmanaged<Stripe>> = {
+    ///
+    /// Reached through an address that is statically initialized (zero until the first lookup
+    /// makes the table), not a lazily initialized `static let`: every access to one of those calls
+    /// `swift_once`, which a `map` step on a pending source paid twice (its registration and its
+    /// source's resolution).
+    private static var stripeTable: UnsafeMutablePointer<Unmanaged<Stripe>> {
+        if let table = UnsafeMutablePointer<Unmanaged<Stripe>>(
+            bitPattern: stripeTableAddress.load(ordering: .acquiring))
+        {
+            return table
+        }
+        return makeStripeTable()
+    }
+
+    /// The address of the stripes, or zero until the first lookup.
+    private static let stripeTableAddress = Atomic<UInt>(0)
+
+    /// Makes the stripes and publishes them, unless another thread did first: then its table is
+    /// the one, and this one is freed.
+    @inline(never)
+    private static func makeStripeTable() -> UnsafeMutablePointer<Unmanaged<Stripe>> {
         let table = UnsafeMutablePointer<Unmanaged<Stripe>>.allocate(capacity: stripeCount)
         for index in 0..<stripeCount { (table + index).initialize(to: .passRetained(Stripe())) }
-        return table
-    }()
+        let (exchanged, winner) = stripeTableAddress.compareExchange(
+            expected: 0, desired: UInt(bitPattern: table), ordering: .acquiringAndReleasing)
+        if exchanged { return table }
+        for index in 0..<stripeCount { table[index].release() }
+        table.deallocate()
+        return UnsafeMutablePointer(bitPattern: winner).unsafelyUnwrapped
+    }
 
     /// How many futures have callbacks in the stripes' tables now. For tests.
     static var parkedCallbackKeyCount: Int {
