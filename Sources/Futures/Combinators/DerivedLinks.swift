@@ -100,13 +100,15 @@ class DerivedLinks: @unchecked Sendable {
     /// to release outside the lock. A bounded `all` keeps each future in flight in a slot of its
     /// own, so that a new one replaces one source instead of rebuilding the list.
     final func replaceSource(inSlot slot: Int, with source: _FutureCore) -> _FutureCore? {
+        // The previous source is moved out of its link (`take()`), not copied out and then
+        // released by the overwrite: a retain and a release per job of a bounded `all`.
         if slot == 0 {
-            let previous = first.owner
-            setFirst(source)
+            let previous = first.take()
+            first = Upstream(source)
             return previous
         }
         while moreSources.count < slot { moreSources.append(Upstream()) }
-        let previous = moreSources[slot - 1].owner
+        let previous = moreSources[slot - 1].take()
         moreSources[slot - 1] = Upstream(source)
         return previous
     }

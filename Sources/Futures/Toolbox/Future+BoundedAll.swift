@@ -165,12 +165,10 @@ final class BoundedAllSlot: @unchecked Sendable {
     /// values, not an `Upstream` in an optional tuple, which the compiler moved and destroyed
     /// through the runtime's generic value witnesses.
     func empty() -> (owned: _FutureCore?, registration: CallbackRegistration?) {
-        defer {
-            index = -1
-            source = Upstream()
-            registration = nil
-        }
-        return (source.owner, registration)
+        index = -1
+        // Moved out (`take()` leaves the link empty), not copied out and then released by an
+        // overwrite: a retain and a release per job.
+        return (source.take(), registration.take())
     }
 }
 

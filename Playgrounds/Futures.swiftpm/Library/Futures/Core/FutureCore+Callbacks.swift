@@ -15,9 +15,9 @@ extension _FutureCore {
     }
 
     /// `addResolutionCallback(_:)` for a callback of either kind.
-    final func addResolutionCallback(parked callback: ParkedCallback) -> CallbackRegistration? {
+    final func addResolutionCallback(parked callback: consuming ParkedCallback) -> CallbackRegistration? {
         if _isResolved {
-            CallbackTrampoline.deliver(.one(ParkedEntry(token: 0, callback: callback)), to: self)
+            CallbackTrampoline.deliver(.one(ParkedEntry(token: 0, callback: consume callback)), to: self)
             return nil
         }
         let key = ObjectIdentifier(self)
@@ -25,22 +25,22 @@ extension _FutureCore {
         stripe.lock()
         guard _state.transition({ $0.addCallbacks() }) == .registered else {
             stripe.unlock()
-            CallbackTrampoline.deliver(.one(ParkedEntry(token: 0, callback: callback)), to: self)
+            CallbackTrampoline.deliver(.one(ParkedEntry(token: 0, callback: consume callback)), to: self)
             return nil
         }
-        let token = parkInTable(callback, stripe: stripe, key: key)
+        let token = parkInTable(consume callback, stripe: stripe, key: key)
         stripe.unlock()
         return CallbackRegistration(key: key, token: token)
     }
 
     /// Appends `callback` to this future's callbacks in `stripe`'s table, whose lock the caller
     /// holds, and returns its token.
-    private func parkInTable(_ callback: ParkedCallback, stripe: ParkingLot.Stripe, key: ObjectIdentifier)
+    private func parkInTable(_ callback: consuming ParkedCallback, stripe: ParkingLot.Stripe, key: ObjectIdentifier)
         -> UInt64
     {
         stripe.lastToken &+= 1
         let token = stripe.lastToken
-        stripe.callbacks.append(ParkedEntry(token: token, callback: callback), forKey: key)
+        stripe.callbacks.append(ParkedEntry(token: token, callback: consume callback), forKey: key)
         _withLinksBorrowed { $0.hasTableCallbacks = true }
         return token
     }

@@ -27,15 +27,15 @@ struct CallbackTable {
     }
 
     /// Adds `entry` after the callbacks of the future whose identity is `key`.
-    mutating func append(_ entry: ParkedEntry, forKey key: ObjectIdentifier) {
+    mutating func append(_ entry: consuming ParkedEntry, forKey key: ObjectIdentifier) {
         let address = UInt(bitPattern: key)
         if let index = index(of: address) {
-            slots[index].value.append(entry)
+            slots[index].value.append(consume entry)
             return
         }
         if (count + 1) * 2 > capacity { grow() }
         let index = freeIndex(for: address)
-        slots[index] = Slot(key: address, value: .one(entry))
+        slots[index] = Slot(key: address, value: .one(consume entry))
         count += 1
     }
 

@@ -49,17 +49,17 @@ enum ParkedCallbacks {
     }
 
     /// Adds `entry` after these callbacks; `.many([])`, which holds no array, is the empty list.
-    mutating func append(_ entry: ParkedEntry) {
+    mutating func append(_ entry: consuming ParkedEntry) {
         switch self {
         case .one(let first):
-            self = .many([first, entry])
+            self = .many([first, consume entry])
         case .many(var entries):
             if entries.isEmpty {
-                self = .one(entry)
+                self = .one(consume entry)
                 return
             }
             self = .many([])  // so that `entries` is the array's only reference, appended in place
-            entries.append(entry)
+            entries.append(consume entry)
             self = .many(entries)
         }
     }
