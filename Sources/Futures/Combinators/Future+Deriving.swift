@@ -137,20 +137,22 @@ extension _FutureCore {
     /// `addResolutionCallback`, for inlinable code.
     @usableFromInline
     @discardableResult
-    final func _addResolutionCallback(_ callback: @escaping @Sendable (_FutureCore) -> Void) -> CallbackRegistration? {
-        addResolutionCallback(callback)
+    final func _addResolutionCallback(_ callback: consuming @escaping @Sendable (_FutureCore) -> Void)
+        -> CallbackRegistration?
+    {
+        addResolutionCallback(consume callback)
     }
 
     /// `addResolutionCallbackForGood`, for inlinable code.
     @usableFromInline
-    final func _addResolutionCallbackForGood(_ callback: @escaping @Sendable (_FutureCore) -> Void) {
-        addResolutionCallbackForGood(callback)
+    final func _addResolutionCallbackForGood(_ callback: consuming @escaping @Sendable (_FutureCore) -> Void) {
+        addResolutionCallbackForGood(consume callback)
     }
 
     /// `addResolutionCallbackForGood(parked:)`, for inlinable code.
     @usableFromInline
     final func _addResolutionCallbackForGood(parked callback: consuming ParkedCallback) {
-        addResolutionCallbackForGood(parked: callback)
+        addResolutionCallbackForGood(parked: consume callback)
     }
 
     /// `wait(on:)`, for inlinable code.

@@ -10,8 +10,10 @@ extension _FutureCore {
     /// - Returns: The registration of a callback parked until resolution, with which a reader
     ///   that stops waiting takes it back (`removeResolutionCallback`); `nil` if it ran already.
     @discardableResult
-    final func addResolutionCallback(_ callback: @escaping @Sendable (_FutureCore) -> Void) -> CallbackRegistration? {
-        addResolutionCallback(parked: .closure(callback))
+    final func addResolutionCallback(_ callback: consuming @escaping @Sendable (_FutureCore) -> Void)
+        -> CallbackRegistration?
+    {
+        addResolutionCallback(parked: .closure(consume callback))
     }
 
     /// `addResolutionCallback(_:)` for a callback of either kind.
@@ -58,8 +60,8 @@ extension _FutureCore {
     /// Why not for a lazy future: what derives from it holds it strongly, so its links holding
     /// that child's callback would make a cycle that nothing breaks if the lazy future is never
     /// read. A child of a future that is not lazy holds it weakly (`Upstream`, `WatchedSource`).
-    final func addResolutionCallbackForGood(_ callback: @escaping @Sendable (_FutureCore) -> Void) {
-        addResolutionCallbackForGood(parked: .closure(callback))
+    final func addResolutionCallbackForGood(_ callback: consuming @escaping @Sendable (_FutureCore) -> Void) {
+        addResolutionCallbackForGood(parked: .closure(consume callback))
     }
 
     /// `addResolutionCallbackForGood(_:)` for a callback of either kind.
