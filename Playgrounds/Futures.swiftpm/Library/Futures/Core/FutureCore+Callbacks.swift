@@ -23,15 +23,22 @@ extension _FutureCore {
             return nil
         }
         let key = ObjectIdentifier(self)
-        let stripe = ParkingLot.stripe(forKey: key)
-        stripe.lock()
-        guard _state.transition({ $0.addCallbacks() }) == .registered else {
-            stripe.unlock()
-            CallbackTrampoline.deliver(.one(ParkedEntry(token: 0, callback: consume callback)), to: self)
+        // The stripe borrowed (`withStripe`), not held in a variable: that was a retain and a
+        // release of it per registration. The callback moves in through an optional, which the
+        // closure can empty where a consuming parameter cannot be consumed.
+        var unparked: ParkedCallback? = consume callback
+        let token = ParkingLot.withStripe(forKey: key) { stripe -> UInt64? in
+            stripe.lock()
+            defer { stripe.unlock() }
+            guard _state.transition({ $0.addCallbacks() }) == .registered else { return nil }
+            return parkInTable(unparked.take().unsafelyUnwrapped, stripe: stripe, key: key)
+        }
+        guard let token else {
+            // Resolved meanwhile: delivered now, outside the lock.
+            let entry = ParkedEntry(token: 0, callback: unparked.take().unsafelyUnwrapped)
+            CallbackTrampoline.deliver(.one(entry), to: self)
             return nil
         }
-        let token = parkInTable(consume callback, stripe: stripe, key: key)
-        stripe.unlock()
         return CallbackRegistration(key: key, token: token)
     }
 
@@ -107,12 +114,14 @@ extension _FutureCore {
     /// the future: tokens are unique within a stripe, so a future freed meanwhile, whose
     /// address another future took, never loses a callback of its own.
     static func removeResolutionCallback(_ registration: CallbackRegistration) {
-        let stripe = ParkingLot.stripe(forKey: registration.key)
-        let removed = stripe.withLock { () -> ParkedEntry? in
-            guard let parked = stripe.callbacks[registration.key] else { return nil }
-            let (entry, rest) = parked.removing(token: registration.token)
-            if entry != nil { stripe.callbacks.replace(forKey: registration.key, with: rest) }
-            return entry
+        // The stripe borrowed, as in `addResolutionCallback(parked:)`.
+        let removed = ParkingLot.withStripe(forKey: registration.key) { stripe in
+            stripe.withLock { () -> ParkedEntry? in
+                guard let parked = stripe.callbacks[registration.key] else { return nil }
+                let (entry, rest) = parked.removing(token: registration.token)
+                if entry != nil { stripe.callbacks.replace(forKey: registration.key, with: rest) }
+                return entry
+            }
         }
         // Released here, outside the lock: its captures may run deinits. A step lets go of its
         // child and transform, which its child's links (the step itself) would keep otherwise.
