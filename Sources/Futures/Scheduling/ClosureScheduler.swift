@@ -14,7 +14,7 @@ final class ClosureScheduler: JobRunner, Sendable {
         let job = consume job
         executeWork { [counts] in
             // A future's job leaves the count when its work leaves `pending`; a closure, now.
-            if case .closure = job { counts.jobLeftTheQueue() }
+            if job.isClosure { counts.jobLeftTheQueue() }
             job.run()
         }
     }
