@@ -76,23 +76,41 @@ extension Future {
         if !_isLazyKind {
             // A source that is not lazy, pending (or resolved, on a thread running callbacks): the
             // child's links are its callback (`MapStep`).
-            let step = MapStep<Value, Failure, NewValue, NewFailure, TransformFailure>(
-                source: .passUnretained(self), transform: transform
-            ) { step, parent in
-                let step = unsafeDowncast(
-                    step, to: MapStep<Value, Failure, NewValue, NewFailure, TransformFailure>.self)
-                guard let (child, transform) = step.take() else { return }
-                Self._resolve(child, from: parent, with: transform)
-            }
-            let child = Future<NewValue, NewFailure>(
-                kind: .derived, links: .holding(step), work: nil, fileID: fileID, line: line)
-            step.attach(child)
-            _addResolutionCallbackForGood(parked: .step(step))
-            return child
+            let step = Unmanaged.passRetained(
+                MapStep<Value, Failure, NewValue, NewFailure, TransformFailure>(
+                    source: .passUnretained(self), transform: transform
+                ) { step, parent in
+                    let step = unsafeDowncast(
+                        step, to: MapStep<Value, Failure, NewValue, NewFailure, TransformFailure>.self)
+                    guard let (child, transform) = step.take() else { return }
+                    // `consume`: the transform the step gave up is lent to the call and released
+                    // after it; without it, it was retained for the call and released twice.
+                    Self._resolve(child, from: parent, with: consume transform)
+                })
+            return _attachStep(step, fileID: fileID, line: line)
         }
         return _derive(fileID: fileID, line: line) { parent, child in
             Self._resolve(child, from: parent, with: transform)
         }
+    }
+
+    /// Makes the child of a `map` or `flatMap` step of this future, which is not lazy, and parks
+    /// the step on this future: `step` comes retained once (`passRetained`), the reference the
+    /// parked callback takes over; the child's links take a second one.
+    ///
+    /// Through a local `let`, the step was retained twice (the links and the callback) and
+    /// released once at the end of its scope, which the optimizer kept past the registration's
+    /// call: two atomic operations where one is needed (BENCHMARKS.md, fourteenth round).
+    @inlinable @inline(__always)
+    func _attachStep<NewValue, NewFailure, Step: ChildStep<Value, Failure, NewValue, NewFailure>>(
+        _ step: Unmanaged<Step>, fileID: StaticString, line: UInt
+    ) -> Future<NewValue, NewFailure> {
+        let child = Future<NewValue, NewFailure>(
+            kind: .derived, links: step._withUnsafeGuaranteedRef { .holding($0) }, work: nil, fileID: fileID,
+            line: line)
+        step._withUnsafeGuaranteedRef { $0.attach(child) }
+        _addResolutionCallbackForGood(parked: .step(step.takeRetainedValue()))
+        return child
     }
 
     /// Resolves `child`, a `map` of `parent`, which has resolved, with `transform` applied to its
@@ -140,19 +158,18 @@ extension Future {
             // jemalloc did not reuse the memory of a chain of 100,000 such steps, resolved while
             // each step made its inner future: every run of the chain touched fresh pages, about
             // 4,600 page faults per run against 575 now.
-            let step = FlatMapStep<Value, Failure, NewValue, NewFailure, TransformFailure, InnerFailure>(
-                source: .passUnretained(self), transform: transform
-            ) { step, parent in
-                let step = unsafeDowncast(
-                    step, to: FlatMapStep<Value, Failure, NewValue, NewFailure, TransformFailure, InnerFailure>.self)
-                guard let (child, transform) = step.take() else { return }
-                Self._resolve(child, from: parent, flatMapping: transform)
-            }
-            let child = Future<NewValue, NewFailure>(
-                kind: .derived, links: .holding(step), work: nil, fileID: fileID, line: line)
-            step.attach(child)
-            _addResolutionCallbackForGood(parked: .step(step))
-            return child
+            let step = Unmanaged.passRetained(
+                FlatMapStep<Value, Failure, NewValue, NewFailure, TransformFailure, InnerFailure>(
+                    source: .passUnretained(self), transform: transform
+                ) { step, parent in
+                    let step = unsafeDowncast(
+                        step, to: FlatMapStep<Value, Failure, NewValue, NewFailure, TransformFailure, InnerFailure>.self
+                    )
+                    guard let (child, transform) = step.take() else { return }
+                    // `consume`, as in `map`'s step.
+                    Self._resolve(child, from: parent, flatMapping: consume transform)
+                })
+            return _attachStep(step, fileID: fileID, line: line)
         }
         return _derive(fileID: fileID, line: line) { parent, child in
             Self._resolve(child, from: parent, flatMapping: transform)
