@@ -75,4 +75,58 @@ struct CallbackOrderTests {
         #expect(order.all == ["source, registered after the map", "derived"])
         #expect(doubled.value == 2)
     }
+
+    /// `onSuccess { … }`, `onFailure { … }` and `onComplete { … }` take no context: they are the
+    /// `.immediate` callbacks, registered as one closure each, and the context versions hand
+    /// `.immediate` to them. Both kinds, mixed on one future, keep one registration order, run
+    /// once each on the thread that resolves the future, and only for the outcome they are for.
+    @Test("callbacks without a context run as on .immediate: once, in registration order, on the resolving thread")
+    func callbacksWithoutAContextRunAsOnImmediate() {
+        struct Failed: Error {}
+        let succeeding = Promise<Int, Failed>()
+        let failing = Promise<Int, Failed>()
+        let order = Collector<String>()
+        let threads = Collector<ObjectIdentifier>()
+        for (name, promise) in [("succeeding", succeeding), ("failing", failing)] {
+            @Sendable func record(_ callback: String) {
+                order.append("\(name) \(callback)")
+                threads.append(ObjectIdentifier(Thread.current))
+            }
+            promise.future
+                .onSuccess { _ in record("onSuccess") }
+                .onFailure(on: .immediate) { _ in record("onFailure(on: .immediate)") }
+                .onComplete { _ in record("onComplete") }
+                .onSuccess(on: .immediate) { _ in record("onSuccess(on: .immediate)") }
+                .onFailure { _ in record("onFailure") }
+                .onComplete(on: .immediate) { _ in record("onComplete(on: .immediate)") }
+        }
+        let resolver = Locked<ObjectIdentifier?>(nil)
+        let resolved = DispatchSemaphore(value: 0)
+        Thread {
+            resolver.withLock { $0 = ObjectIdentifier(Thread.current) }
+            succeeding.succeed(1)
+            failing.fail(Failed())
+            resolved.signal()
+        }.start()
+        resolved.wait()
+        #expect(
+            order.all == [
+                "succeeding onSuccess",
+                "succeeding onComplete",
+                "succeeding onSuccess(on: .immediate)",
+                "succeeding onComplete(on: .immediate)",
+                "failing onFailure(on: .immediate)",
+                "failing onComplete",
+                "failing onFailure",
+                "failing onComplete(on: .immediate)",
+            ])
+        let resolvingThread = resolver.withLock { $0 }
+        #expect(threads.all.count == 8)
+        #expect(resolvingThread != nil && threads.all.allSatisfy { $0 == resolvingThread })
+        // Added once resolved, they run at once on the adding thread.
+        let late = Collector<String>()
+        succeeding.future.onSuccess { late.append("onSuccess \($0)") }.onFailure { _ in late.append("onFailure") }
+        failing.future.onComplete { late.append("onComplete \((try? $0.get()) == nil ? "failed" : "succeeded")") }
+        #expect(late.all == ["onSuccess 1", "onComplete failed"])
+    }
 }
