@@ -63,7 +63,9 @@ extension Future {
         at index: Int,
         resolving child: Future<(repeat each V), Failure>
     ) -> CallbackRegistration? {
-        _onResolution { future in
+        // One closure, on the future as the parking lot hands it over (as in `_allConnected`).
+        _addResolutionCallback { source in
+            let future = unsafeDowncast(source, to: Future<Value, Failure>.self)
             let decision = arrived.record(future, failure: future._erasedFailure, at: index)
             resolveZip(child, with: decision)
         }
@@ -257,7 +259,12 @@ extension Future {
             let arrived = ArrivedSources(count: futures.count)
             var registrations: [CallbackRegistration] = []
             for (index, future) in futures.enumerated() {
-                let registration = future._onResolution { future in
+                // One closure, on the future as the parking lot hands it over: through
+                // `_onResolution`, which wraps a closure of the typed future in one of the
+                // untyped, each source cost two contexts to allocate (BENCHMARKS.md, fourteenth
+                // round).
+                let registration = future._addResolutionCallback { source in
+                    let future = unsafeDowncast(source, to: Future<Value, Failure>.self)
                     switch arrived.record(future, failure: future._erasedFailure, at: index) {
                     case .undecided:
                         break
@@ -307,8 +314,10 @@ extension Future {
             // The first source decides; the losers' callbacks go then (`keep`), not when each
             // loser resolves, which may be much later.
             for future in futures {
+                // One closure per source, as in `_allConnected`.
                 child.keep(
-                    future._onResolution { future in
+                    future._addResolutionCallback { source in
+                        let future = unsafeDowncast(source, to: Future<Value, Failure>.self)
                         child.resolve(with: future._result, sourceCancelled: future._isCancelled)
                     })
             }

@@ -32,8 +32,10 @@ extension Future {
             let failures = LockedBox(0)
             // The first success decides; the other sources' callbacks go then (`keep`).
             for future in futures {
+                // One closure per source, as in `_allConnected`.
                 child.keep(
-                    future._onResolution { future in
+                    future._addResolutionCallback { source in
+                        let future = unsafeDowncast(source, to: Future<Value, Failure>.self)
                         switch future._result {
                         case .success(let value):
                             child.resolve(with: .success(value))

@@ -30,7 +30,9 @@ extension Future {
         return .init(derivingFrom: futures, fileID: fileID, line: line) { child in
             let settled = LockedBox(SettledResults<Value, Failure>(count: count))
             for (index, future) in futures.enumerated() {
-                future._whenResolved { result in
+                // One closure per source, as in `_allConnected`.
+                future._addResolutionCallback { source in
+                    let result = Self._resolvedResult(of: source)
                     let all = settled.withLock { $0.record(result, at: index) }
                     if let all { child.resolve(with: .success(all)) }
                 }
