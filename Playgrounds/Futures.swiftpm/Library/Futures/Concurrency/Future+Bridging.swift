@@ -28,7 +28,8 @@ extension Future {
                 promise.fail(error)
             }
         }
-        promise.future._onResolution { future in
+        // On the untyped future: the closure needs nothing typed (as in `_allConnected`).
+        promise.future._addResolutionCallback { future in
             if future._isCancelled { task.cancel() }
         }
         return promise.future

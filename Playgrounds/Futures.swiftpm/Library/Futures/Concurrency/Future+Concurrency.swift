@@ -41,7 +41,8 @@ extension Future {
         startWithoutBlocking()
         AsyncReaders.suspended.add(1, ordering: .relaxed)
         let result = await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Value, Failure>, Never>) in
-            _whenResolved { continuation.resume(returning: $0) }
+            // One closure, on the future as the parking lot hands it over (as in `_allConnected`).
+            _addResolutionCallback { future in continuation.resume(returning: Self._resolvedResult(of: future)) }
         }
         AsyncReaders.suspended.subtract(1, ordering: .relaxed)
         return try result.get()
@@ -82,7 +83,7 @@ extension Future {
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Value, Failure>?, Never>) in
                 if wait.install(continuation) {
-                    wait.keep(_whenResolved { wait.resume(with: $0) })
+                    wait.keep(_addResolutionCallback { future in wait.resume(with: Self._resolvedResult(of: future)) })
                 }
             }
         } onCancel: {
