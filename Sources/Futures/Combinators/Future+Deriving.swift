@@ -73,16 +73,6 @@ extension Future {
         _addResolutionCallback { future in body(unsafeDowncast(future, to: Future<Value, Failure>.self)._result) }
     }
 
-    /// Calls `body` with the result once the future resolves, as `_whenResolved` does, for a
-    /// callback that is never taken back (`onSuccess` and its kin): see
-    /// `addResolutionCallbackForGood`.
-    @inlinable
-    func _whenResolvedForGood(_ body: @escaping @Sendable (Result<Value, Failure>) -> Void) {
-        _addResolutionCallbackForGood { future in
-            body(unsafeDowncast(future, to: Future<Value, Failure>.self)._result)
-        }
-    }
-
     /// Calls `body` with this future once it resolves, as `_whenResolved` does.
     ///
     /// - Returns: The registration of a callback parked until resolution, to take it back

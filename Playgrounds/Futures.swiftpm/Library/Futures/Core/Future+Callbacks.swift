@@ -34,7 +34,10 @@ extension Future {
         _ callback: @escaping @Sendable (Result<Value, Failure>) -> Void
     ) -> Self {
         guard !context._runsAtOnce else { return onComplete(callback) }
-        _whenResolvedForGood { result in context.execute { callback(result) } }
+        _addResolutionCallbackForGood { future in
+            let result = Self._resolvedResult(of: future)
+            context.execute { callback(result) }
+        }
         return self
     }
 
@@ -55,8 +58,8 @@ extension Future {
         _ callback: @escaping @Sendable (Value) -> Void
     ) -> Self {
         guard !context._runsAtOnce else { return onSuccess(callback) }
-        _whenResolvedForGood { result in
-            if case .success(let value) = result { context.execute { callback(value) } }
+        _addResolutionCallbackForGood { future in
+            if case .success(let value) = Self._resolvedResult(of: future) { context.execute { callback(value) } }
         }
         return self
     }
@@ -78,8 +81,8 @@ extension Future {
         _ callback: @escaping @Sendable (Failure) -> Void
     ) -> Self {
         guard !context._runsAtOnce else { return onFailure(callback) }
-        _whenResolvedForGood { result in
-            if case .failure(let error) = result { context.execute { callback(error) } }
+        _addResolutionCallbackForGood { future in
+            if case .failure(let error) = Self._resolvedResult(of: future) { context.execute { callback(error) } }
         }
         return self
     }
@@ -107,7 +110,10 @@ extension Future {
         on mainActor: MainActorContext,
         _ callback: @escaping @MainActor @Sendable (Result<Value, Failure>) -> Void
     ) -> Self {
-        _whenResolvedForGood { result in mainActor.execute { callback(result) } }
+        _addResolutionCallbackForGood { future in
+            let result = Self._resolvedResult(of: future)
+            mainActor.execute { callback(result) }
+        }
         return self
     }
 
@@ -127,8 +133,8 @@ extension Future {
         on mainActor: MainActorContext,
         _ callback: @escaping @MainActor @Sendable (Value) -> Void
     ) -> Self {
-        _whenResolvedForGood { result in
-            if case .success(let value) = result { mainActor.execute { callback(value) } }
+        _addResolutionCallbackForGood { future in
+            if case .success(let value) = Self._resolvedResult(of: future) { mainActor.execute { callback(value) } }
         }
         return self
     }
@@ -149,8 +155,8 @@ extension Future {
         on mainActor: MainActorContext,
         _ callback: @escaping @MainActor @Sendable (Failure) -> Void
     ) -> Self {
-        _whenResolvedForGood { result in
-            if case .failure(let error) = result { mainActor.execute { callback(error) } }
+        _addResolutionCallbackForGood { future in
+            if case .failure(let error) = Self._resolvedResult(of: future) { mainActor.execute { callback(error) } }
         }
         return self
     }
@@ -161,9 +167,10 @@ extension Future {
 // Overloads without a context, so that the most common call (`future.onSuccess { … }`) passes
 // none: a default argument is a copy of `ExecutionContext.immediate`, whose scheduler, one object
 // for the whole process, was retained and released by every call, on every thread. Each registers
-// one closure, which reads the result and calls `callback`: through `_whenResolvedForGood`, which
-// wraps a closure of the result in a closure of the future, a callback was two closures, two
-// contexts to allocate, and the inner one held the context (BENCHMARKS.md, fourteenth round).
+// one closure, which reads the result and calls `callback`: through a helper that wrapped a
+// closure of the result in a closure of the future, a callback was two closures, two contexts to
+// allocate, and the inner one held the context (BENCHMARKS.md, fourteenth round).
+// The versions with a context, and those on the main actor, register one closure the same way.
 extension Future {
     /// Calls `callback` with the result once the future resolves, on the thread that resolves it:
     /// ``onComplete(on:_:)-(ExecutionContext,_)`` on ``ExecutionContext/immediate``, the default.
