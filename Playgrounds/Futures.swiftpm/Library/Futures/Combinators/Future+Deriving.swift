@@ -71,7 +71,7 @@ extension Future {
     @inlinable
     @discardableResult
     func _whenResolved(_ body: @escaping @Sendable (Result<Value, Failure>) -> Void) -> CallbackRegistration? {
-        _addResolutionCallback { future in body(unsafeDowncast(future, to: Future<Value, Failure>.self)._result) }
+        _addResolutionCallback { future in body(Self._resolvedResult(of: future)) }
     }
 
     /// Calls `body` with this future once it resolves, as `_whenResolved` does.
