@@ -305,7 +305,7 @@ def main():
 
     lazy = "3 lazy, create+read: LazyFuture"
     line("LazyFuture, create → read", lazy, "closure holder (unsynchronized)",
-         "3 lazy, create+read: peer closure holder (unsynchronized)", "≤ 1.3×, ≤ 2 mallocs")
+         "3 lazy, create+read: peer closure holder (unsynchronized)", "≤ 1.1× (issue 22), ≤ 2 mallocs")
     line("", lazy, "Mutex-guarded once", "3 lazy, create+read: peer Mutex-guarded once")
 
     for label, suffix in [("Future.value", "Future.value"), ("stored property", "peer stored property"),
