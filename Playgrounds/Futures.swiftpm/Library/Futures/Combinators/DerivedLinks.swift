@@ -15,13 +15,9 @@ class DerivedLinks: @unchecked Sendable {
     /// The first of the futures the owner waits on now, outside an array: most derived futures
     /// have one source. Emptied when the owner resolves.
     @exclusivity(unchecked) private final var first = Upstream()
-    /// Registers the callbacks that resolve the owner; run once, then dropped. `nil` for a
-    /// future connected when it was made.
-    @exclusivity(unchecked) final var connect: (@Sendable (_FutureCore) -> Void)?
     /// What a link of a chain never uses (`DerivedLinksExtras`), made on its first write. Kept
-    /// out of the links themselves, they make a `map` step's links 24 bytes smaller (128 bytes
-    /// requested against 152), and its deinit releases one optional instead of three empty
-    /// arrays.
+    /// out of the links themselves, they make a `map` step's links smaller, and its deinit
+    /// releases one optional instead of three empty arrays and a closure.
     @exclusivity(unchecked) private final var extras: DerivedLinksExtras?
     /// The owner's first resolution callback, when it is one that is never taken back (a derived
     /// future's connection, an `onSuccess`) and the owner is not lazy: kept here instead of in
@@ -31,6 +27,17 @@ class DerivedLinks: @unchecked Sendable {
     /// Whether the owner ever had a callback in the parking lot's table: if not, its resolution
     /// and its deinit skip the table (a hash and a search, for a link of a chain).
     @exclusivity(unchecked) final var hasTableCallbacks = false
+
+    /// Registers the callbacks that resolve the owner; run once, then dropped. `nil` for a
+    /// future connected when it was made.
+    ///
+    /// Only a future derived from a lazy source has one, so it is kept with the extras: in the
+    /// links it took 16 bytes of every `map` and `flatMap` step, 120 bytes requested against 104
+    /// (a 128-byte chunk with glibc against 112: BENCHMARKS.md, fifteenth round).
+    final var connect: (@Sendable (_FutureCore) -> Void)? {
+        get { extras?.connect }
+        set { if extras != nil || newValue != nil { madeExtras.connect = newValue } }
+    }
 
     /// The extras, made if they were not.
     private final var madeExtras: DerivedLinksExtras {
@@ -83,7 +90,6 @@ class DerivedLinks: @unchecked Sendable {
     /// operations on each `map` step, for a source that is only watched.
     @usableFromInline
     init(source: Unmanaged<_FutureCore>) {
-        self.connect = nil
         source._withUnsafeGuaranteedRef { first = Upstream($0) }
     }
 
@@ -147,19 +153,16 @@ class DerivedLinks: @unchecked Sendable {
     /// releases it link by link instead of one nested deinit per link.
     final func releaseIteratively() {
         // A resolved link of a chain holds none of these: no trip through the trampoline.
-        guard first.isOwned || extras != nil || connect != nil || heldCallback != nil else { return }
+        guard first.isOwned || extras != nil || heldCallback != nil else { return }
         ReleaseTrampoline.release { list in
             if let owner = first.take() { list.append(owner) }
-            // The other sources, with the rest of the extras. A timer holds its future until it
-            // fires or is cancelled, and a callback holds the future it resolves, so an owner
-            // freed with detachments kept only finished ones: they go with the extras too.
+            // The other sources and the connection, with the rest of the extras. A timer holds
+            // its future until it fires or is cancelled, and a callback holds the future it
+            // resolves, so an owner freed with detachments kept only finished ones: they go with
+            // the extras too.
             if let extras {
                 list.append(extras)
                 self.extras = nil
-            }
-            if let connect {
-                list.append(connect)
-                self.connect = nil
             }
             // The callback of a derived future that nobody will resolve now: a pending chain freed
             // link by link, not one nested deinit per link.
@@ -182,9 +185,11 @@ class DerivedLinks: @unchecked Sendable {
     func abandonStep(into list: inout [Any]) {}
 }
 
-/// The fields of `DerivedLinks` that a link of a chain never uses: more than one source, a
-/// demand without blocking, parked readers' wake-ups, detachments. Guarded as the links are.
+/// The fields of `DerivedLinks` that a link of a chain never uses: the connection of a future
+/// derived from a lazy source, more than one source, a demand without blocking, parked readers'
+/// wake-ups, detachments. Guarded as the links are.
 final class DerivedLinksExtras {
+    @exclusivity(unchecked) var connect: (@Sendable (_FutureCore) -> Void)?
     @exclusivity(unchecked) var moreSources: [Upstream] = []
     @exclusivity(unchecked) var demandedWithoutBlocking = false
     @exclusivity(unchecked) var parkedReaders: [ParkedReaderWakeUp] = []
@@ -330,10 +335,11 @@ extension _FutureCore {
     /// the sources, so that a change of sources wakes that reader (`ParkedReaderWakeUp`).
     final func upstreamsForDemand(withoutBlocking: Bool, wakeUp: ParkedReaderWakeUp? = nil) -> [_FutureCore]? {
         let taken = withLinks { links -> ((@Sendable (_FutureCore) -> Void)?, [_FutureCore]) in
-            defer { links.connect = nil }
+            let connect = links.connect
+            if connect != nil { links.connect = nil }
             if withoutBlocking { links.demandedWithoutBlocking = true }
             if let wakeUp { links.register(wakeUp) }
-            return (links.connect, links.upstreams)
+            return (connect, links.upstreams)
         }
         guard let (connect, upstreams) = taken else { return nil }
         connect?(self)
@@ -479,7 +485,8 @@ extension _FutureCore {
         ParkingLot.stripe(for: self).withLock {
             links._withUnsafeGuaranteedRef { links in
                 (sources, detachments) = links.takeForResolution()
-                swap(&connect, &links.connect)
+                connect = links.connect
+                if connect != nil { links.connect = nil }
             }
         }
         for detachment in detachments { detachment.detach() }
