@@ -28,15 +28,14 @@ class DerivedLinks: @unchecked Sendable {
     /// and its deinit skip the table (a hash and a search, for a link of a chain).
     @exclusivity(unchecked) final var hasTableCallbacks = false
 
-    /// Registers the callbacks that resolve the owner; run once, then dropped. `nil` for a
-    /// future connected when it was made.
+    /// Takes out the closure that registers the callbacks that resolve the owner, to run it once;
+    /// `nil` for a future connected when it was made, or already connected.
     ///
     /// Only a future derived from a lazy source has one, so it is kept with the extras: in the
     /// links it took 16 bytes of every `map` and `flatMap` step, 120 bytes requested against 104
     /// (a 128-byte chunk with glibc against 112: BENCHMARKS.md, fifteenth round).
-    final var connect: (@Sendable (_FutureCore) -> Void)? {
-        get { extras?.connect }
-        set { if extras != nil || newValue != nil { madeExtras.connect = newValue } }
+    final func takeConnection() -> (@Sendable (_FutureCore) -> Void)? {
+        extras?.connect.take()
     }
 
     /// The extras, made if they were not.
@@ -79,7 +78,7 @@ class DerivedLinks: @unchecked Sendable {
 
     @usableFromInline
     init(upstreams: [_FutureCore], connect: (@Sendable (_FutureCore) -> Void)?) {
-        self.connect = connect
+        if let connect { madeExtras.connect = connect }
         if !upstreams.isEmpty { setSources(upstreams) }
     }
 
@@ -189,6 +188,7 @@ class DerivedLinks: @unchecked Sendable {
 /// derived from a lazy source, more than one source, a demand without blocking, parked readers'
 /// wake-ups, detachments. Guarded as the links are.
 final class DerivedLinksExtras {
+    /// See `DerivedLinks.takeConnection()`.
     @exclusivity(unchecked) var connect: (@Sendable (_FutureCore) -> Void)?
     @exclusivity(unchecked) var moreSources: [Upstream] = []
     @exclusivity(unchecked) var demandedWithoutBlocking = false
@@ -335,8 +335,7 @@ extension _FutureCore {
     /// the sources, so that a change of sources wakes that reader (`ParkedReaderWakeUp`).
     final func upstreamsForDemand(withoutBlocking: Bool, wakeUp: ParkedReaderWakeUp? = nil) -> [_FutureCore]? {
         let taken = withLinks { links -> ((@Sendable (_FutureCore) -> Void)?, [_FutureCore]) in
-            let connect = links.connect
-            if connect != nil { links.connect = nil }
+            let connect = links.takeConnection()
             if withoutBlocking { links.demandedWithoutBlocking = true }
             if let wakeUp { links.register(wakeUp) }
             return (connect, links.upstreams)
@@ -485,8 +484,7 @@ extension _FutureCore {
         ParkingLot.stripe(for: self).withLock {
             links._withUnsafeGuaranteedRef { links in
                 (sources, detachments) = links.takeForResolution()
-                connect = links.connect
-                if connect != nil { links.connect = nil }
+                connect = links.takeConnection()
             }
         }
         for detachment in detachments { detachment.detach() }
