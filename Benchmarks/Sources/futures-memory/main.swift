@@ -49,6 +49,12 @@ enum Allocator {
     }
 }
 
+/// Prints one row of the table: the heap bytes per value, from the allocator's totals before and
+/// after `count` values were made.
+func printRow(_ name: String, count: Int, before: Int, after: Int) {
+    print("| \(name) | \(count) | \(String(format: "%.1f", Double(after - before) / Double(count))) |")
+}
+
 /// Makes `count` values with `make`, keeps them, and prints the heap bytes per value.
 func measure<T>(_ name: String, count: Int, _ make: (Int) -> T) {
     var kept: [T] = []
@@ -56,8 +62,7 @@ func measure<T>(_ name: String, count: Int, _ make: (Int) -> T) {
     let before = Allocator.bytesInUse()
     for index in 0..<count { kept.append(make(opaque(index))) }
     let after = Allocator.bytesInUse()
-    let perValue = Double(after - before) / Double(count)
-    print("| \(name) | \(count) | \(String(format: "%.1f", perValue)) |")
+    printRow(name, count: count, before: before, after: after)
     withExtendedLifetime(kept) {}
 }
 
@@ -93,7 +98,7 @@ measure("peer: pending NIO EventLoopPromise<Int>", count: count) { _ in
 /// heap bytes per step: each step's derived future and what links it to its source.
 func measureChain(_ name: String, count: Int, _ build: (Int) -> (before: Int, after: Int)) {
     let (before, after) = build(count)
-    print("| \(name) | \(count) | \(String(format: "%.1f", Double(after - before) / Double(count))) |")
+    printRow(name, count: count, before: before, after: after)
 }
 let steps = 1_000_000
 measureChain("map step on a pending Promise<Int, Never> (child and links)", count: steps) { count in
@@ -131,5 +136,4 @@ for index in 0..<taskCount {
 }
 for task in tasks { sink(await task.value) }
 let afterTasks = Allocator.bytesInUse()
-let perTask = String(format: "%.1f", Double(afterTasks - beforeTasks) / Double(taskCount))
-print("| peer: completed Task<Int, Never> | \(taskCount) | \(perTask) |")
+printRow("peer: completed Task<Int, Never>", count: taskCount, before: beforeTasks, after: afterTasks)
