@@ -157,10 +157,23 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
     ///
     /// One load of the word serves both looks: whether the future is resolved now, and, if not,
     /// what this reader does about it (`_resultAfterRunningOrWaiting(from:)`).
+    ///
+    /// A lazy future's first read, the common case of a pending word here, claims the work in one
+    /// compare-and-swap from that very word and runs it, in line: through
+    /// `_resultAfterRunningOrWaiting(from:)`, the same claim cost 29 more instructions per create
+    /// and read (a call, and `ReadStep`'s decision; BENCHMARKS.md, sixteenth round). A claim that
+    /// loses a race, and any other word, take that path, which decides again from the word.
     @inlinable
     public final func _resultAfterTheReadPath() -> Result<Value, Failure> {
         let word = StateWord(raw: _state.load(ordering: .acquiring))
         if word.isResolved { return _outcome(resolvedAs: word) }
+        if word.isUnstartedLazy,
+            _state.compareExchange(
+                expected: word.raw, desired: word.claimedUnstartedLazy.raw, ordering: .acquiringAndReleasing
+            ).exchanged
+        {
+            return _runClaimedWork()
+        }
         return _resultAfterRunningOrWaiting(from: word)
     }
 
