@@ -51,6 +51,7 @@ extension Future {
     }
 
     /// Resolves this derived future with what `body` returns, or with the error it throws.
+    @inlinable
     func resolve(catching body: () throws(Failure) -> Value) {
         do throws(Failure) {
             resolve(with: .success(try body()))

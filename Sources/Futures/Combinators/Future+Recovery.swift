@@ -20,7 +20,7 @@ extension Future {
     ///   - fileID: Leave the default: see <doc:CreationSites>.
     ///   - line: Leave the default.
     /// - Returns: A future of this future's value, or of the fallback's result.
-    @_disfavoredOverload
+    @inlinable @_disfavoredOverload
     public func flatMapError<NewFailure: Error>(
         fileID: StaticString = #fileID,
         line: UInt = #line,
@@ -60,6 +60,7 @@ extension Future {
     ///   - fileID: Leave the default: see <doc:CreationSites>.
     ///   - line: Leave the default.
     /// - Returns: A future of this future's value, or of the fallback's result.
+    @inlinable
     public func flatMapError<NewFailure: Error>(
         fileID: StaticString = #fileID,
         line: UInt = #line,
