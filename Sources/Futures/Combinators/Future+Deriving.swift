@@ -9,7 +9,7 @@ extension Future {
     /// first demanded; otherwise it connects now and resolves as soon as its sources do. A timeout
     /// passes no sources (its readers must not run its source's work) and its source as
     /// `kindSources`.
-    @usableFromInline
+    @inlinable
     convenience init(
         derivingFrom sources: [_FutureCore],
         kindOf kindSources: [_FutureCore]? = nil,
