@@ -356,6 +356,7 @@ extension _FutureCore {
     /// A `source` that is this future, or reaches it through derived futures, would never
     /// resolve (Promises/A+ 2.3.1): this future fails with ``FutureCycleError`` instead, or traps
     /// when its error type cannot hold it (`_resolveWaitingOnItself()`).
+    @usableFromInline
     final func wait(on source: _FutureCore) {
         if source.reaches(self) {
             _resolveWaitingOnItself()

@@ -54,7 +54,7 @@ extension Future where Failure == Never {
     ///   - line: Leave the default.
     ///   - transform: A function of the value that may throw. It must not block.
     /// - Returns: A future that fails with `transform`'s error, if it throws one.
-    @_disfavoredOverload
+    @inlinable @_disfavoredOverload
     public func map<NewValue: Sendable, NewFailure: Error>(
         fileID: StaticString = #fileID,
         line: UInt = #line,
@@ -74,7 +74,7 @@ extension Future where Failure == Never {
     ///   - line: Leave the default.
     ///   - transform: Makes the next future from the value. It must not block.
     /// - Returns: A future that fails with the inner future's error, if any.
-    @_disfavoredOverload
+    @inlinable @_disfavoredOverload
     public func flatMap<NewValue: Sendable, NewFailure: Error>(
         fileID: StaticString = #fileID,
         line: UInt = #line,
@@ -96,7 +96,7 @@ extension Future where Failure == Never {
     ///   - line: Leave the default.
     ///   - transform: Makes the next future from the value, or throws. It must not block.
     /// - Returns: A future that fails with `transform`'s error or the inner future's.
-    @_disfavoredOverload
+    @inlinable @_disfavoredOverload
     public func flatMap<NewValue: Sendable, NewFailure: Error>(
         fileID: StaticString = #fileID,
         line: UInt = #line,
@@ -118,7 +118,7 @@ extension Future where Failure == Never {
     ///   - line: Leave the default.
     ///   - transform: Makes the next future from the value. It must not block.
     /// - Returns: A future that fails with the inner future's error, if any.
-    @_disfavoredOverload
+    @inlinable @_disfavoredOverload
     public func flatMap<NewValue: Sendable>(
         fileID: StaticString = #fileID,
         line: UInt = #line,
@@ -190,7 +190,7 @@ extension Future where Failure == any Error {
     ///   - line: Leave the default.
     ///   - transform: Makes the next future from the value, or throws. It must not block.
     /// - Returns: A future that fails with the first error on the way.
-    @_disfavoredOverload
+    @inlinable @_disfavoredOverload
     public func flatMap<NewValue: Sendable, InnerFailure: Error>(
         fileID: StaticString = #fileID,
         line: UInt = #line,
@@ -212,7 +212,7 @@ extension Future where Failure == any Error {
     ///   - line: Leave the default.
     ///   - transform: Makes the next future from the value, or throws. It must not block.
     /// - Returns: A future that fails with the first error on the way.
-    @_disfavoredOverload
+    @inlinable @_disfavoredOverload
     public func flatMap<NewValue: Sendable>(
         fileID: StaticString = #fileID,
         line: UInt = #line,
@@ -234,7 +234,7 @@ extension Future where Failure == any Error {
     ///   - line: Leave the default.
     ///   - transform: Makes the next future from the value. It must not block.
     /// - Returns: A future that fails with this future's error, if any.
-    @_disfavoredOverload
+    @inlinable @_disfavoredOverload
     public func flatMap<NewValue: Sendable>(
         fileID: StaticString = #fileID,
         line: UInt = #line,

@@ -378,6 +378,7 @@ extension Future {
     ///   - line: Leave the default.
     ///   - transform: Makes the new error. It runs only if this future fails.
     /// - Returns: A future with the same value, or the transformed error.
+    @inlinable
     public func mapError<NewFailure: Error>(
         fileID: StaticString = #fileID,
         line: UInt = #line,
@@ -406,6 +407,7 @@ extension Future {
     ///   - line: Leave the default.
     ///   - transform: Makes a value from the error, or throws a new error.
     /// - Returns: A future with this future's value, or the recovered one.
+    @inlinable
     public func recover<NewFailure: Error>(
         fileID: StaticString = #fileID,
         line: UInt = #line,

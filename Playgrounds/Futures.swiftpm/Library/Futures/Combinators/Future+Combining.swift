@@ -14,82 +14,85 @@
 ///   - fileID: Leave the default: see <doc:CreationSites>.
 ///   - line: Leave the default.
 /// - Returns: A future of the tuple of their values.
+@inlinable
 public func zip<each V: Sendable, Failure: Error>(
     _ futures: repeat Future<each V, Failure>,
     fileID: StaticString = #fileID,
     line: UInt = #line
 ) -> Future<(repeat each V), Failure> {
+    // Inlinable, with the code it runs per source, so that it is compiled for the caller's types:
+    // unspecialized, each zip looked up the metadata of its generic types at run time (the
+    // tuple's, the futures', the closures'), which cost about six times what `Future.all` of the
+    // same futures costs (BENCHMARKS.md, sixteenth round).
     var collected: [_FutureCore] = []
     for future in repeat each futures { collected.append(future) }
     let sources = collected
-    let zipped = ZippedFutures(repeat each futures)
+    let zipped = _ZippedFutures(repeat each futures)
     return Future(derivingFrom: sources, fileID: fileID, line: line) { child in
-        zipped.connect(child)
+        zipped.connect(child, count: sources.count)
     }
 }
 
-/// The futures of one `zip` call, kept as a tuple so that the connection captures one plain
-/// value (it holds them until it runs; the callbacks it registers do not).
-private struct ZippedFutures<each V: Sendable, Failure: Error>: Sendable {
-    let futures: (repeat Future<each V, Failure>)
+/// The futures of one `zip`, for its connection. Not API: internal, and usable from inlinable
+/// code only because `zip` is inlinable.
+@usableFromInline
+struct _ZippedFutures<each V: Sendable, Failure: Error>: Sendable {
+    @usableFromInline let futures: (repeat Future<each V, Failure>)
 
+    @inlinable
     init(_ futures: repeat Future<each V, Failure>) {
         self.futures = (repeat each futures)
     }
 
-    /// Registers on each source the callback that records it and resolves `child` once the
-    /// outcome is decided; `child` keeps the registrations (`keep`) to take back those of the
-    /// sources still pending when it is decided.
-    func connect(_ child: Future<(repeat each V), Failure>) {
-        let arrived = ArrivedSources(count: sources.count)
+    /// Parks one callback on each of the `count` futures, which resolves `child` once the last
+    /// one needed has resolved, and keeps their registrations in one step, as `Future.all` does.
+    ///
+    /// The callbacks name no type of the pack: Swift 6.3 runs the body of a loop over a pack's
+    /// elements as unspecialized generic code, in which each generic type named costs a lookup of
+    /// its metadata at run time. They record each source as a `_FutureCore`; the tuple is made
+    /// once, by `resolve`, made here for the whole pack.
+    @inlinable
+    func connect(_ child: Future<(repeat each V), Failure>, count: Int) {
+        let arrived = ArrivedSources(count: count)
+        let resolve: @Sendable (ArrivedSources.Decision) -> Void = { decision in _resolveZip(child, with: decision) }
+        var registrations: [CallbackRegistration] = []
         var index = 0
         for future in repeat each futures {
-            child.keep(future._onResolution(recording: arrived, at: index, resolving: child))
+            let position = index
+            let registration = (future as _FutureCore)._addResolutionCallback { source in
+                resolve(arrived.record(source, failure: source._erasedFailureIfFailed, at: position))
+            }
+            if let registration { registrations.append(registration) }
             index += 1
         }
-    }
-
-    /// The sources, type-erased, in order.
-    private var sources: [_FutureCore] {
-        var collected: [_FutureCore] = []
-        for future in repeat each futures { collected.append(future) }
-        return collected
+        child.keep(registrations)
     }
 }
 
-extension Future {
-    /// Registers a `zip`'s callback on this source, its `index`th.
-    fileprivate func _onResolution<each V: Sendable>(
-        recording arrived: ArrivedSources,
-        at index: Int,
-        resolving child: Future<(repeat each V), Failure>
-    ) -> CallbackRegistration? {
-        // One closure, on the future as the parking lot hands it over (as in `_allConnected`).
-        _addResolutionCallback { source in
-            let future = unsafeDowncast(source, to: Future<Value, Failure>.self)
-            let decision = arrived.record(future, failure: future._erasedFailure, at: index)
-            resolveZip(child, with: decision)
-        }
-    }
+/// The position of the next source whose value a zip's tuple takes.
+@usableFromInline
+final class _ZipCursor {
+    @usableFromInline var position = 0
+
+    @inlinable
+    init() {}
 }
 
-/// Where `resolveZip` is in the list of sources.
-private final class ZipCursor {
-    var position = 0
-}
-
-/// The value of the next source of a decided `zip`, which succeeded.
-private func nextValue<Value, Failure: Error>(
+/// The value of the source at `cursor`, which succeeded, and the cursor moved to the next one.
+@inlinable
+func _nextZipValue<Value, Failure: Error>(
     of sources: [_FutureCore],
-    _ cursor: ZipCursor,
+    _ cursor: _ZipCursor,
     as type: Future<Value, Failure>.Type
 ) -> Value {
     defer { cursor.position += 1 }
     return unsafeDowncast(sources[cursor.position], to: type)._successValueUnchecked
 }
 
-/// Resolves a `zip`'s `child` as `decision` says, taking each source's type from its position.
-private func resolveZip<each V: Sendable, Failure: Error>(
+/// Resolves a zip's `child` if `decision` decides it: with the first failure by position, or
+/// with the tuple of the values.
+@inlinable
+func _resolveZip<each V: Sendable, Failure: Error>(
     _ child: Future<(repeat each V), Failure>,
     with decision: ArrivedSources.Decision
 ) {
@@ -100,23 +103,11 @@ private func resolveZip<each V: Sendable, Failure: Error>(
         // `error` was this `Failure` before it was erased.
         child.resolve(with: .failure(error as! Failure), sourceCancelled: source._isCancelled)
     case .succeeded(let sources):
-        let cursor = ZipCursor()
-        child.resolve(with: .success((repeat nextValue(of: sources, cursor, as: Future<each V, Failure>.self))))
+        let cursor = _ZipCursor()
+        child.resolve(with: .success((repeat _nextZipValue(of: sources, cursor, as: Future<each V, Failure>.self))))
     }
 }
 
-/// Rejects futures of different error types: see the message.
-///
-/// ```swift
-/// let three = LazyFuture { 3 }                                  // Future<Int, Never>
-/// let title = BackgroundFuture { () throws -> String in "Futures" }
-/// let both = zip(three.eraseFailure(), title)                   // Future<(Int, String), any Error>
-/// ```
-/// - Parameters:
-///   - futures: Unused.
-///   - fileID: Unused.
-///   - line: Unused.
-/// - Returns: Never returns.
 @available(
     *, unavailable,
     message:
@@ -326,10 +317,14 @@ extension Future {
     }
 
     /// The value of a future known to have succeeded.
+    ///
+    /// From the word's `succeeded` bit and the slot, naming no type but the slot's: where this
+    /// runs unspecialized (for each element of a `zip`'s pack), each type named costs a lookup
+    /// of its metadata, and reading through `_result` named three.
     @inlinable
     var _successValueUnchecked: Value {
-        guard case .success(let value) = _result else { _expectedToHaveSucceeded() }
-        return value
+        guard _hasSucceeded else { _expectedToHaveSucceeded() }
+        return _valueOfSucceededSlot
     }
 
     @usableFromInline

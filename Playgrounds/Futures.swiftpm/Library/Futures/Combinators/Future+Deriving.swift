@@ -10,7 +10,7 @@ extension Future {
     /// first demanded; otherwise it connects now and resolves as soon as its sources do. A timeout
     /// passes no sources (its readers must not run its source's work) and its source as
     /// `kindSources`.
-    @usableFromInline
+    @inlinable
     convenience init(
         derivingFrom sources: [_FutureCore],
         kindOf kindSources: [_FutureCore]? = nil,
@@ -52,6 +52,7 @@ extension Future {
     }
 
     /// Resolves this derived future with what `body` returns, or with the error it throws.
+    @inlinable
     func resolve(catching body: () throws(Failure) -> Value) {
         do throws(Failure) {
             resolve(with: .success(try body()))

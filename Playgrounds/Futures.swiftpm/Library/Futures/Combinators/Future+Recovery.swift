@@ -21,7 +21,7 @@ extension Future {
     ///   - fileID: Leave the default: see <doc:CreationSites>.
     ///   - line: Leave the default.
     /// - Returns: A future of this future's value, or of the fallback's result.
-    @_disfavoredOverload
+    @inlinable @_disfavoredOverload
     public func flatMapError<NewFailure: Error>(
         fileID: StaticString = #fileID,
         line: UInt = #line,
@@ -61,6 +61,7 @@ extension Future {
     ///   - fileID: Leave the default: see <doc:CreationSites>.
     ///   - line: Leave the default.
     /// - Returns: A future of this future's value, or of the fallback's result.
+    @inlinable
     public func flatMapError<NewFailure: Error>(
         fileID: StaticString = #fileID,
         line: UInt = #line,

@@ -17,6 +17,7 @@ extension Future where Failure == Never {
     ///   - line: Leave the default.
     /// - Returns: A future with this future's value that never fails. `failureType` `Never`
     ///   gives this future itself.
+    @inlinable
     public func setFailureType<NewFailure: Error>(
         to failureType: NewFailure.Type,
         fileID: StaticString = #fileID,
@@ -46,6 +47,7 @@ extension Future {
     ///   - fileID: Leave the default: see <doc:CreationSites>.
     ///   - line: Leave the default.
     /// - Returns: A future with this future's value or error, typed `any Error`.
+    @inlinable
     public func eraseFailure(fileID: StaticString = #fileID, line: UInt = #line) -> Future<Value, any Error> {
         if let same = self as? Future<Value, any Error> { return same }
         return _map(fileID: fileID, line: line) { $0 }

@@ -83,6 +83,10 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
         _failWaitingOnItself()
     }
 
+    override final func _erasedFailureOfResolved() -> (any Error)? {
+        _erasedFailure
+    }
+
     // MARK: Reading
 
     /// The value of a future that resolved with one, from the read path's one test: an acquiring

@@ -49,7 +49,12 @@ public class _FutureCore: @unchecked Sendable {
     final var _word: StateWord { StateWord(raw: _state.load(ordering: .acquiring)) }
 
     /// The kind of future this is.
+    @usableFromInline
     final var _kind: FutureKind { _word.kind }
+
+    /// Whether the future has resolved with a value (the word's `succeeded` bit).
+    @inlinable
+    final var _hasSucceeded: Bool { StateWord(raw: _state.load(ordering: .acquiring)).hasSucceeded }
 
     /// Whether the future is resolved; never blocks and never starts work.
     @inlinable
@@ -66,6 +71,20 @@ public class _FutureCore: @unchecked Sendable {
     /// know. ``Future`` overrides it with its typed run.
     func _runClaimedWorkErased() {
         preconditionFailure("\(_description) has no work to run")
+    }
+
+    /// The failure of this future, which has resolved, as `any Error`; `nil` if it succeeded: for
+    /// code that does not know its value type (a `zip`'s sources, whose value types are a
+    /// parameter pack, which Swift 6.3 does not specialize element by element). A success is read
+    /// from the word alone; a failure or a cancellation from ``Future``'s override.
+    @usableFromInline
+    final var _erasedFailureIfFailed: (any Error)? {
+        _word.hasSucceeded ? nil : _erasedFailureOfResolved()
+    }
+
+    /// The failure of this resolved future, as `any Error`, if it failed: ``Future`` overrides it.
+    func _erasedFailureOfResolved() -> (any Error)? {
+        preconditionFailure("\(_description) has no outcome to read")
     }
 
     /// Resolves this derived future, which was given itself to wait for (the closure of a
