@@ -221,6 +221,12 @@ def composition_rows(get, out):
          ["9 all x1,000, pending: peer NIO whenAllSucceed"], "≤ 1.0× NIO"),
         ("promise: create, succeed, read", "9 round trip, create+succeed+read: Promise",
          ["9 round trip, create+succeed+read: peer NIO"], "≤ 0.3× NIO"),
+        ("`recover`, pending source, 1,000 steps", "9 recover x1,000, pending source: Future",
+         ["9 recover x1,000, pending source: peer NIO"], "≤ 1.0× NIO"),
+        ("`zip` of two pending promises, per zip", "9 zip of two pending promises: Future zip",
+         ["9 zip of two pending promises: peer NIO and"], "≤ 1.0× NIO"),
+        ("`await get()` of a resolved future", "9 get, resolved: Future.get()",
+         ["9 get, resolved: peer Task.value"], "≤ 1.0× `Task.value`"),
     ]:
         mine = per_step(ours)
         if mine is None:
@@ -230,7 +236,8 @@ def composition_rows(get, out):
             peer = per_step(peer_name)
             if peer is None:
                 continue
-            peer_label = "TaskGroup" if "TaskGroup" in peer_name else "NIO"
+            peer_label = ("TaskGroup" if "TaskGroup" in peer_name
+                          else "`Task.value`" if "Task.value" in peer_name else "NIO")
             cells.append(f"{peer_label} {time_text(peer['wallClock'])}, {mallocs_text(peer.get('mallocCountTotal'))} "
                          f"mallocs: **{ratio(mine, peer)}**")
         rows.append(f"| {label} | {time_text(mine['wallClock'])} | {mallocs_text(mine.get('mallocCountTotal'))} | "

@@ -20,6 +20,12 @@ import NIOCore
 /// - all, resolved: `Future.all` of 1,000 `Future(value:)` made in the iteration, read; per item.
 /// - all, pending: 1,000 promises, `Future.all` of their futures, each succeeds, read; per item.
 /// - round trip: a promise made, succeeded, its future read; per promise.
+/// - recover, pending source: a promise's future (`any Error`), `recover` that keeps the error type
+///   1,000 times, then the promise succeeds and the last future is read; per step. NIO: `recover`.
+/// - zip of two pending promises: two promises, `zip` of their futures, both succeed, the pair
+///   is read; per zip. NIO: `and`.
+/// - get, resolved: `await future.get()` on a resolved future; per read. Peer: `await task.value`
+///   of a finished `Task`.
 func registerComposition() {
     let steps = Benchmark.Configuration(scalingFactor: .kilo, maxDuration: .seconds(1))
     let longChains = Benchmark.Configuration(scalingFactor: .kilo, maxDuration: .seconds(3), maxIterations: 12)
@@ -103,6 +109,55 @@ func registerComposition() {
         }
     }
 
+    Benchmark("9 recover x1,000, pending source: Future", configuration: steps) { benchmark in
+        sink(recoverChainOnPromise(benchmark.scaledIterations.count))
+    }
+    Benchmark("9 recover x1,000, pending source: peer NIO", configuration: steps) { benchmark in
+        let count = benchmark.scaledIterations.count
+        onLoopTimed(benchmark) { loop in nioRecoverChain(count, on: loop) }
+    }
+
+    Benchmark("9 zip of two pending promises: Future zip", configuration: steps) { benchmark in
+        for index in benchmark.scaledIterations {
+            let first = Promise<Int, Never>()
+            let second = Promise<Int, Never>()
+            let both = zip(first.future, second.future)
+            first.succeed(index)
+            second.succeed(opaque(1))
+            let (left, right) = both.value
+            sink(left &+ right)
+        }
+    }
+    Benchmark("9 zip of two pending promises: peer NIO and", configuration: steps) { benchmark in
+        let count = benchmark.scaledIterations.count
+        onLoopTimed(benchmark) { loop in
+            for index in 0..<count {
+                let first = loop.makePromise(of: Int.self)
+                let second = loop.makePromise(of: Int.self)
+                let both = first.futureResult.and(second.futureResult)
+                first.succeed(index)
+                second.succeed(opaque(1))
+                both.whenSuccess { sink($0.0 &+ $0.1) }
+            }
+        }
+    }
+
+    Benchmark("9 get, resolved: Future.get()", configuration: steps) { benchmark in
+        let future = Future<Int, Never>(value: opaque(42))
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            sink(await future.get())
+        }
+    }
+    Benchmark("9 get, resolved: peer Task.value", configuration: steps) { benchmark in
+        let task = Task { opaque(42) }
+        _ = await task.value
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            sink(await task.value)
+        }
+    }
+
     Benchmark("9 round trip, create+succeed+read: Promise", configuration: steps) { benchmark in
         for index in benchmark.scaledIterations {
             let promise = Promise<Int, Never>()
@@ -164,6 +219,24 @@ private func flatMapChain(_ count: Int, resolved: Bool) -> Int {
     for _ in 0..<count { future = future.flatMap { Future(value: $0 &+ 1) } }
     promise.succeed(opaque(0))
     return future.value
+}
+
+@inline(never)
+private func recoverChainOnPromise(_ count: Int) -> Int {
+    let promise = Promise<Int, any Error>()
+    var future = promise.future
+    for _ in 0..<count { future = future.recover { (_: any Error) throws(any Error) -> Int in 0 } }
+    promise.succeed(opaque(1))
+    return try! future.value
+}
+
+@inline(never)
+private func nioRecoverChain(_ count: Int, on loop: any EventLoop) {
+    let promise = loop.makePromise(of: Int.self)
+    var future = promise.futureResult
+    for _ in 0..<count { future = future.recover { _ in 0 } }
+    promise.succeed(opaque(1))
+    future.whenSuccess { sink($0) }
 }
 
 @inline(never)
