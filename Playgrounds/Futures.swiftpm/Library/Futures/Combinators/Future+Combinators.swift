@@ -62,27 +62,19 @@ extension Future {
         line: UInt,
         _ transform: @escaping @Sendable (Value) throws(TransformFailure) -> NewValue
     ) -> Future<NewValue, NewFailure> {
-        if _isResolvedForDerivingAtOnce {
-            // `_derive`'s way, written out: its escaping closure cost an allocation per step.
-            var child: Future<NewValue, NewFailure>?
-            let ran = CallbackTrampoline.runIfIdle {
-                let made = Future<NewValue, NewFailure>(
-                    kind: .derived, links: .none, work: nil, fileID: fileID, line: line)
-                child = made
-                Self._resolve(made, from: self, with: transform)
-            }
-            if ran, let child { return child }
+        if _isResolvedForDerivingAtOnce,
+            let child: Future<NewValue, NewFailure> = _childResolvedAtOnce(
+                fileID: fileID, line: line, { Self._resolve($0, from: self, with: transform) })
+        {
+            return child
         }
         if !_isLazyKind {
             // A source that is not lazy, pending (or resolved, on a thread running callbacks): the
             // child's links are its callback (`MapStep`).
+            typealias Step = MapStep<Value, Failure, NewValue, NewFailure, Value, NewValue, TransformFailure>
             let step = Unmanaged.passRetained(
-                MapStep<Value, Failure, NewValue, NewFailure, TransformFailure>(
-                    source: .passUnretained(self), transform: transform
-                ) { step, parent in
-                    let step = unsafeDowncast(
-                        step, to: MapStep<Value, Failure, NewValue, NewFailure, TransformFailure>.self)
-                    guard let (child, transform) = step.take() else { return }
+                Step(source: .passUnretained(self), transform: transform) { step, parent in
+                    guard let (child, transform) = unsafeDowncast(step, to: Step.self).take() else { return }
                     // `consume`: the transform the step gave up is lent to the call and released
                     // after it; without it, it was retained for the call and released twice.
                     Self._resolve(child, from: parent, with: consume transform)
@@ -92,6 +84,24 @@ extension Future {
         return _derive(fileID: fileID, line: line) { parent, child in
             Self._resolve(child, from: parent, with: transform)
         }
+    }
+
+    /// A derived future made and resolved now by `resolve`, when this future is resolved and not
+    /// lazy, as a callback would (`runIfIdle`: after the callbacks this thread is running, A+
+    /// 2.2.6); `nil` if this thread is running callbacks, and the caller parks a step instead.
+    /// `_derive`'s way, written out for the combinators with a step of their own: its escaping
+    /// closure cost an allocation per step.
+    @inlinable @inline(__always)
+    func _childResolvedAtOnce<NewValue, NewFailure>(
+        fileID: StaticString, line: UInt, _ resolve: (Future<NewValue, NewFailure>) -> Void
+    ) -> Future<NewValue, NewFailure>? {
+        var child: Future<NewValue, NewFailure>?
+        let ran = CallbackTrampoline.runIfIdle {
+            let made = Future<NewValue, NewFailure>(kind: .derived, links: .none, work: nil, fileID: fileID, line: line)
+            child = made
+            resolve(made)
+        }
+        return ran ? child : nil
     }
 
     /// Makes the child of a `map` or `flatMap` step of this future, which is not lazy, and parks
@@ -384,6 +394,10 @@ extension Future {
         line: UInt = #line,
         _ transform: @escaping @Sendable (Failure) -> NewFailure
     ) -> Future<Value, NewFailure> {
+        // Through `_derive`, not a step of its own as `recover`'s: stored in `MapStep`, its
+        // transform (`throws(Never)`) made Swift 6.3 crash (signal 11) emitting a reabstraction
+        // thunk in the step's body, and stored as throwing another type, it cost an allocation per
+        // step, as `_derive`'s closure does.
         _derive(fileID: fileID, line: line, atOnce: .linkless) { parent, child in
             switch parent._result {
             case .success(let value):
@@ -413,13 +427,40 @@ extension Future {
         line: UInt = #line,
         _ transform: @escaping @Sendable (Failure) throws(NewFailure) -> Value
     ) -> Future<Value, NewFailure> {
-        _derive(fileID: fileID, line: line, atOnce: .linkless) { parent, child in
-            switch parent._result {
-            case .success(let value):
-                child.resolve(with: .success(value))
-            case .failure(let error):
-                child.resolve { () throws(NewFailure) in try transform(error) }
+        if _isResolvedForDerivingAtOnce,
+            let child: Future<Value, NewFailure> = _childResolvedAtOnce(
+                fileID: fileID, line: line, { Self._resolve($0, from: self, recovering: transform) })
+        {
+            return child
+        }
+        guard !_isLazyKind else {
+            return _derive(fileID: fileID, line: line) { parent, child in
+                Self._resolve(child, from: parent, recovering: transform)
             }
+        }
+        // A step, as `map`'s (`MapStep`), whose transform takes the error.
+        typealias Step = MapStep<Value, Failure, Value, NewFailure, Failure, Value, NewFailure>
+        let step = Unmanaged.passRetained(
+            Step(source: .passUnretained(self), transform: transform) { step, parent in
+                guard let (child, transform) = unsafeDowncast(step, to: Step.self).take() else { return }
+                Self._resolve(child, from: parent, recovering: consume transform)
+            })
+        return _attachStep(step, fileID: fileID, line: line)
+    }
+
+    /// Resolves `child`, a `recover` of `parent`, which has resolved: with its value, or with what
+    /// `transform` makes of its error (a cancellation included), or the error `transform` throws.
+    @inlinable @inline(__always)
+    static func _resolve<NewFailure>(
+        _ child: Future<Value, NewFailure>,
+        from parent: Future<Value, Failure>,
+        recovering transform: (Failure) throws(NewFailure) -> Value
+    ) {
+        switch parent._result {
+        case .success(let value):
+            child.resolve(with: .success(value))
+        case .failure(let error):
+            child.resolve { () throws(NewFailure) in try transform(error) }
         }
     }
 }

@@ -60,16 +60,20 @@ class ChildStep<Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure:
     }
 }
 
-/// A `map`'s step: `ChildStep` with the transform.
+/// A `map`'s step, and a `recover`'s or a `mapError`'s: `ChildStep` with the transform, which
+/// takes the source's value (`Input` is `Value`, for `map`) or its error (`Input` is `Failure`,
+/// for `recover` and `mapError`); the step's body knows which. One class for the three, so that
+/// `recover` and `mapError` cost what `map` costs: through `_derive`, their callback was a closure
+/// with a context of its own, one allocation more per step (BENCHMARKS.md, sixteenth round).
 @usableFromInline
-final class MapStep<Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure: Error, TransformFailure: Error>:
-    ChildStep<Value, Failure, NewValue, NewFailure>, @unchecked Sendable
-{
+final class MapStep<
+    Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure: Error, Input, Output, TransformFailure: Error
+>: ChildStep<Value, Failure, NewValue, NewFailure>, @unchecked Sendable {
     // @unchecked: as `ChildStep`'s.
 
-    @usableFromInline typealias Transform = @Sendable (Value) throws(TransformFailure) -> NewValue
+    @usableFromInline typealias Transform = @Sendable (Input) throws(TransformFailure) -> Output
 
-    /// The `map`'s transform; `nil` once the step ran or was abandoned.
+    /// The step's transform; `nil` once the step ran or was abandoned.
     @exclusivity(unchecked) @usableFromInline var transform: Transform?
 
     @usableFromInline
