@@ -107,6 +107,18 @@ func _resolveZip<each V: Sendable, Failure: Error>(
     }
 }
 
+/// Rejects futures of different error types: see the message.
+///
+/// ```swift
+/// let three = LazyFuture { 3 }                                  // Future<Int, Never>
+/// let title = BackgroundFuture { () throws -> String in "Futures" }
+/// let both = zip(three.eraseFailure(), title)                   // Future<(Int, String), any Error>
+/// ```
+/// - Parameters:
+///   - futures: Unused.
+///   - fileID: Unused.
+///   - line: Unused.
+/// - Returns: Never returns.
 @available(
     *, unavailable,
     message:

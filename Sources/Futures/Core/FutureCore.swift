@@ -78,7 +78,7 @@ public class _FutureCore: @unchecked Sendable {
     /// from the word alone; a failure or a cancellation from ``Future``'s override.
     @usableFromInline
     final var _erasedFailureIfFailed: (any Error)? {
-        _word.hasSucceeded ? nil : _erasedFailureOfResolved()
+        _hasSucceeded ? nil : _erasedFailureOfResolved()
     }
 
     /// The failure of this resolved future, as `any Error`, if it failed: ``Future`` overrides it.

@@ -25,16 +25,11 @@ extension Future {
         _ resolve: @escaping @Sendable (Future<Value, Failure>, Future<NewValue, NewFailure>) -> Void
     ) -> Future<NewValue, NewFailure> {
         // On a thread that runs callbacks, `resolve` waits for its turn (A+ 2.2.6) as a callback.
-        if atOnce != .never, _isResolvedForDerivingAtOnce {
-            var child: Future<NewValue, NewFailure>?
-            let ran = CallbackTrampoline.runIfIdle {
-                let made = Future<NewValue, NewFailure>(
-                    kind: .derived, links: atOnce == .linkless ? .none : .emptySources, work: nil, fileID: fileID,
-                    line: line)
-                child = made
-                resolve(self, made)
-            }
-            if ran, let child { return child }
+        if atOnce != .never, _isResolvedForDerivingAtOnce,
+            let child: Future<NewValue, NewFailure> = _childResolvedAtOnce(
+                links: atOnce == .linkless ? .none : .emptySources, fileID: fileID, line: line, { resolve(self, $0) })
+        {
+            return child
         }
         guard _isLazyKind else {
             // Connected now: one callback on the source, which calls `resolve` itself.
@@ -86,18 +81,19 @@ extension Future {
         }
     }
 
-    /// A derived future made and resolved now by `resolve`, when this future is resolved and not
-    /// lazy, as a callback would (`runIfIdle`: after the callbacks this thread is running, A+
-    /// 2.2.6); `nil` if this thread is running callbacks, and the caller parks a step instead.
-    /// `_derive`'s way, written out for the combinators with a step of their own: its escaping
-    /// closure cost an allocation per step.
+    /// A derived future with `links` (none, unless `resolve` may make it wait on another future),
+    /// made and resolved now by `resolve`, when this future is resolved and not lazy, as a callback
+    /// would (`runIfIdle`: after the callbacks this thread is running, A+ 2.2.6); `nil` if this
+    /// thread is running callbacks, and the caller parks a callback or a step instead. `resolve`
+    /// is not escaping: `map` and `recover` call this directly, where `_derive`'s escaping closure
+    /// cost an allocation per step.
     @inlinable @inline(__always)
     func _childResolvedAtOnce<NewValue, NewFailure>(
-        fileID: StaticString, line: UInt, _ resolve: (Future<NewValue, NewFailure>) -> Void
+        links: FutureLinks = .none, fileID: StaticString, line: UInt, _ resolve: (Future<NewValue, NewFailure>) -> Void
     ) -> Future<NewValue, NewFailure>? {
         var child: Future<NewValue, NewFailure>?
         let ran = CallbackTrampoline.runIfIdle {
-            let made = Future<NewValue, NewFailure>(kind: .derived, links: .none, work: nil, fileID: fileID, line: line)
+            let made = Future<NewValue, NewFailure>(kind: .derived, links: links, work: nil, fileID: fileID, line: line)
             child = made
             resolve(made)
         }
