@@ -91,6 +91,13 @@ class DerivedLinks: @unchecked Sendable {
         source._withUnsafeGuaranteedRef { first = Upstream($0) }
     }
 
+    /// The links of a future derived from `first` and `second` (`_ZipPairStep`), without the
+    /// arrays of `init(upstreams:connect:)`.
+    init(first: _FutureCore, second: _FutureCore) {
+        self.first = Upstream(first)
+        moreSources = [Upstream(second)]
+    }
+
     private final func setFirst(_ source: _FutureCore?) {
         first = source.map(Upstream.init) ?? Upstream()
     }
@@ -516,6 +523,23 @@ extension _FutureCore {
         }
         if kept != true {
             for registration in registrations { _FutureCore.removeResolutionCallback(registration) }
+        }
+    }
+
+    /// Keeps two registrations as `keep(_:)` keeps one, under one lock and without an array.
+    @usableFromInline
+    final func keep(_ first: CallbackRegistration?, _ second: CallbackRegistration?) {
+        guard first != nil || second != nil else { return }
+        let kept = withLinks { links -> Bool in
+            guard !_isResolved else { return false }
+            links.detachments.reserveCapacity(links.detachments.count + 2)
+            if let first { links.detachments.append(.callback(first)) }
+            if let second { links.detachments.append(.callback(second)) }
+            return true
+        }
+        if kept != true {
+            if let first { _FutureCore.removeResolutionCallback(first) }
+            if let second { _FutureCore.removeResolutionCallback(second) }
         }
     }
 

@@ -19,6 +19,94 @@ public func zip<each V: Sendable, Failure: Error>(
     fileID: StaticString = #fileID,
     line: UInt = #line
 ) -> Future<(repeat each V), Failure> {
+    _zipOfEach(repeat each futures, fileID: fileID, line: line)
+}
+
+/// Returns a future of the values of `first` and `second`, as a pair, once both have succeeded.
+///
+/// The same as ``zip(_:fileID:line:)`` of two futures, which this is: if `first` fails, the child
+/// fails with its failure; if only `second` fails, once `first` has succeeded. If either is lazy,
+/// the child is lazy.
+///
+/// ```swift
+/// let profile = zip(user, avatar)   // Future<(User, Image), any Error>
+/// let (who, picture) = try profile.value
+/// ```
+/// - Parameters:
+///   - first: The first future to wait for.
+///   - second: The second future to wait for.
+///   - fileID: Leave the default: see <doc:CreationSites>.
+///   - line: Leave the default.
+/// - Returns: A future of the pair of their values.
+@inlinable
+public func zip<A: Sendable, B: Sendable, Failure: Error>(
+    _ first: Future<A, Failure>,
+    _ second: Future<B, Failure>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+) -> Future<(A, B), Failure> {
+    // Two futures, the common case, in one object for the child's links, both callbacks and what
+    // has arrived (`_ZipPairStep`): 7 allocations for a zip of two pending promises, theirs
+    // included, where the zip of any number made 20 (BENCHMARKS.md, seventeenth round). A lazy
+    // source needs the connection on demand, which that zip has.
+    if first._isLazyKind || second._isLazyKind { return _zipOfEach(first, second, fileID: fileID, line: line) }
+    if first._isResolvedForDerivingAtOnce, second._isResolvedForDerivingAtOnce {
+        // Decided now, as the sources' callbacks would decide it at once: no links, no callbacks.
+        let child = Future<(A, B), Failure>(kind: .derived, links: .none, work: nil, fileID: fileID, line: line)
+        switch (first._result, second._result) {
+        case (.failure(let error), _):
+            child.resolve(with: .failure(error), sourceCancelled: first._isCancelled)
+        case (.success, .failure(let error)):
+            child.resolve(with: .failure(error), sourceCancelled: second._isCancelled)
+        case (.success(let a), .success(let b)):
+            child.resolve(with: .success((a, b)))
+        }
+        return child
+    }
+    let step = _ZipPairStep(first: first, second: second) { child, decision in
+        let child = unsafeDowncast(child, to: Future<(A, B), Failure>.self)
+        switch decision {
+        case .firstFailed(let source):
+            _resolveZipPair(child, withFailureOf: unsafeDowncast(source, to: Future<A, Failure>.self))
+        case .secondFailed(let source):
+            _resolveZipPair(child, withFailureOf: unsafeDowncast(source, to: Future<B, Failure>.self))
+        case .succeeded(let a, let b):
+            child.resolve(
+                with: .success(
+                    (
+                        unsafeDowncast(a, to: Future<A, Failure>.self)._successValueUnchecked,
+                        unsafeDowncast(b, to: Future<B, Failure>.self)._successValueUnchecked
+                    )))
+        }
+    }
+    let child = Future<(A, B), Failure>(kind: .derived, links: .holding(step), work: nil, fileID: fileID, line: line)
+    step.attach(child)
+    let firstRegistration = first._addResolutionCallback(parked: .step(step))
+    let secondRegistration = second._addResolutionCallback(parked: .step(step))
+    // Taken back at once if the zip was decided meanwhile; otherwise when it is (a first source
+    // that failed leaves nothing parked on a second that stays pending).
+    child.keep(firstRegistration, secondRegistration)
+    return child
+}
+
+/// Resolves a zip of two with the failure of `source`, which failed.
+@inlinable
+func _resolveZipPair<Paired, Value, Failure: Error>(
+    _ child: Future<Paired, Failure>,
+    withFailureOf source: Future<Value, Failure>
+) {
+    guard case .failure(let error) = source._result else { source._expectedToHaveFailed() }
+    child.resolve(with: .failure(error), sourceCancelled: source._isCancelled)
+}
+
+/// `zip` of any number of futures, by a callback on each. Not API: internal, and usable from
+/// inlinable code only because `zip` is inlinable.
+@inlinable
+func _zipOfEach<each V: Sendable, Failure: Error>(
+    _ futures: repeat Future<each V, Failure>,
+    fileID: StaticString,
+    line: UInt
+) -> Future<(repeat each V), Failure> {
     // Inlinable, with the code it runs per source, so that it is compiled for the caller's types:
     // unspecialized, each zip looked up the metadata of its generic types at run time (the
     // tuple's, the futures', the closures'), which cost about six times what `Future.all` of the
@@ -341,5 +429,10 @@ extension Future {
     @usableFromInline
     func _expectedToHaveSucceeded() -> Never {
         preconditionFailure("\(_typeDescription) was expected to have succeeded")
+    }
+
+    @usableFromInline
+    func _expectedToHaveFailed() -> Never {
+        preconditionFailure("\(_typeDescription) was expected to have failed")
     }
 }

@@ -134,6 +134,13 @@ extension _FutureCore {
         addResolutionCallback(consume callback)
     }
 
+    /// `addResolutionCallback(parked:)`, for inlinable code: a step parked where it can be taken
+    /// back (`_ZipPairStep`).
+    @usableFromInline
+    final func _addResolutionCallback(parked callback: consuming ParkedCallback) -> CallbackRegistration? {
+        addResolutionCallback(parked: consume callback)
+    }
+
     /// `addResolutionCallbackForGood`, for inlinable code.
     @usableFromInline
     final func _addResolutionCallbackForGood(_ callback: consuming @escaping @Sendable (_FutureCore) -> Void) {

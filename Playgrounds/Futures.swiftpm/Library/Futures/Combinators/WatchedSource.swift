@@ -39,6 +39,11 @@ struct WatchedReference<Object: AnyObject>: @unchecked Sendable {
         address = Unmanaged.passUnretained(object).toOpaque()
     }
 
+    /// Whether `object` is the one watched (the same address; the watch keeps that memory).
+    func isAt(_ object: Object) -> Bool {
+        address == Unmanaged.passUnretained(object).toOpaque()
+    }
+
     /// The object, retained, unless its deinit has begun.
     var object: Object? {
         guard let retained = RuntimeTryRetain.function(address) else { return nil }

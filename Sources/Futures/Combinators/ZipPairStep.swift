@@ -1,0 +1,149 @@
+/// The links of a `zip` of two futures that are not lazy, which are also the callback it parks on
+/// both (`ParkedCallback.step`), with what has arrived: one object where the zip of any number
+/// made eleven (a closure per source, a lock box, its arrays, the decision's array and cursor).
+/// A `zip` of two pending promises cost 20 allocations, the promises' two futures included,
+/// against 7 for NIO's `and` (BENCHMARKS.md, seventeenth round).
+///
+/// The step holds the child strongly until it is decided, as the callbacks of `zip` of any number
+/// do: a zip with only an `onSuccess` must still resolve. The child holds the step (its links), so
+/// the two make a cycle while the zip is undecided, broken when it can never be decided:
+/// - it is decided (`resolveOwner(from:)`): the child is handed to the resolution;
+/// - the first source is freed pending (`abandonStep(into:)`): nothing can decide it now;
+/// - the second is freed pending after the first succeeded, or the first succeeds after the
+///   second was freed pending. Freed while the first is pending, the second leaves the child to
+///   the first, whose failure still decides it.
+///
+/// What arrives is read and written under the child's stripe lock, which guards its links (this
+/// object) already: the two sources resolve on any threads, and a source's deinit may abandon the
+/// step while the other one's resolution runs it. A lock of its own cost two allocations (a
+/// `Mutex` would be one field, but ThreadSanitizer does not see its wait on Linux).
+@usableFromInline
+final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
+    // @unchecked: `arrivals` is read and written under the stripe lock of `childKey`, after
+    // `attach(_:)` wrote both before the step was parked (the parking's lock publishes them);
+    // `body` and `firstSource` never change; the fields of `DerivedLinks` are guarded as there.
+
+    /// How the zip is decided: by the first source's failure, by the second's after the first
+    /// succeeded, or by both values.
+    @usableFromInline
+    enum Decision {
+        case firstFailed(_FutureCore)
+        case secondFailed(_FutureCore)
+        case succeeded(_FutureCore, _FutureCore)
+    }
+
+    /// Resolves the child from the decision: a closure that captures nothing, made where `zip` is
+    /// specialized for its types (this class's own methods are not).
+    @usableFromInline typealias Body = @Sendable (_FutureCore, Decision) -> Void
+
+    private struct Arrivals {
+        /// The child, until it is decided or can never be.
+        var child: _FutureCore?
+        var first: _FutureCore?
+        var second: _FutureCore?
+        /// The second source was freed pending: only the first's failure can decide the zip.
+        var secondLost = false
+    }
+
+    /// What one arrival or abandonment leaves to do, outside the lock.
+    private enum Outcome {
+        case none
+        case decided(_FutureCore, Decision, arrived: (_FutureCore?, _FutureCore?))
+        /// The child can never be decided: let go of it, and of the sources that arrived.
+        case dropped(_FutureCore, arrived: (_FutureCore?, _FutureCore?))
+    }
+
+    @exclusivity(unchecked) private var arrivals = Arrivals()
+    /// The child's identity, for its stripe's lock; set with the child, before the step is parked.
+    @exclusivity(unchecked) private var childKey = ObjectIdentifier(_ZipPairStep.self)
+    /// The first source's memory, to tell it apart from the second (`zip(f, f)` gives both the
+    /// same) and to learn whether its deinit has begun.
+    private let firstSource: WatchedSource
+    private let body: Body
+
+    /// The links of a zip of `first` and `second`, which `attach(_:)` gives its child next.
+    @usableFromInline
+    init(first: _FutureCore, second: _FutureCore, body: @escaping Body) {
+        firstSource = WatchedSource(first)
+        self.body = body
+        super.init(first: first, second: second)
+    }
+
+    /// Gives the step its child, before the step is parked on the sources.
+    @usableFromInline
+    func attach(_ child: _FutureCore) {
+        arrivals.child = child
+        childKey = ObjectIdentifier(child)
+    }
+
+    /// Runs `body` on the arrivals under the child's stripe lock.
+    private func withArrivals(_ body: (inout Arrivals) -> Outcome) -> Outcome {
+        ParkingLot.withStripe(forKey: childKey) { stripe in
+            stripe.withLock { body(&arrivals) }
+        }
+    }
+
+    override func resolveOwner(from source: _FutureCore) {
+        let isFirst = firstSource.isAt(source)
+        let outcome = withArrivals { state -> Outcome in
+            guard state.child != nil else { return .none }
+            if isFirst, state.first == nil { state.first = source } else { state.second = source }
+            return Self.decide(&state)
+        }
+        run(outcome)
+    }
+
+    override func abandonStep(into list: inout [Any]) {
+        // Only a source's deinit or a callback taken back abandons a step. Taken back, the zip is
+        // decided already; freed, the first source can no longer be retained.
+        let firstIsGone = firstSource.future == nil
+        let outcome = withArrivals { state -> Outcome in
+            guard state.child != nil else { return .none }
+            if firstIsGone { return Self.drop(&state) }
+            state.secondLost = true
+            return Self.decide(&state)
+        }
+        switch outcome {
+        case .none: break
+        case .dropped(let child, let arrived): list.append(child); list.append(arrived)
+        case .decided: run(outcome)
+        }
+    }
+
+    /// The decision the arrivals make, if any: the first source by position decides first.
+    /// Everything it takes out of the state goes out with the outcome: nothing is released under
+    /// the lock, where a source's deinit could take a stripe's lock again.
+    private static func decide(_ state: inout Arrivals) -> Outcome {
+        guard let first = state.first else { return .none }
+        if first._hasSucceeded, state.second == nil {
+            return state.secondLost ? drop(&state) : .none
+        }
+        let child = state.child.take().unsafelyUnwrapped
+        let arrived = (state.first.take(), state.second.take())
+        state.secondLost = false
+        let decision: Decision
+        if let second = arrived.1, first._hasSucceeded {
+            decision = second._hasSucceeded ? .succeeded(first, second) : .secondFailed(second)
+        } else {
+            decision = .firstFailed(first)
+        }
+        return .decided(child, decision, arrived: arrived)
+    }
+
+    /// Forgets everything, for a zip that can never be decided; the child goes to the caller.
+    private static func drop(_ state: inout Arrivals) -> Outcome {
+        let child = state.child.take().unsafelyUnwrapped
+        let arrived = (state.first.take(), state.second.take())
+        state.secondLost = false
+        return .dropped(child, arrived: arrived)
+    }
+
+    /// Resolves the child if the outcome decided it; what it dropped is released on return,
+    /// outside the lock.
+    private func run(_ outcome: consuming Outcome) {
+        switch consume outcome {
+        case .none, .dropped: break
+        case .decided(let child, let decision, _): body(child, decision)
+        }
+    }
+}

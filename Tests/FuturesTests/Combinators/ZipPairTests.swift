@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+
+@testable import Futures
+
+/// `zip` of two futures that are not lazy, which has an implementation of its own
+/// (`_ZipPairStep`): the same decisions as the zip of any number, and nothing kept once the zip
+/// can never be decided.
+@Suite("zip of two")
+struct ZipPairTests {
+    @Test("two pending futures give the pair, whichever resolves first")
+    func pairOfPendingFutures() {
+        for secondFirst in [false, true] {
+            let first = Promise<Int, Never>()
+            let second = Promise<String, Never>()
+            let zipped = zip(first.future, second.future)
+            if secondFirst { second.succeed("two") }
+            #expect(!zipped.isResolved)
+            first.succeed(1)
+            if !secondFirst { second.succeed("two") }
+            let (one, two) = zipped.value
+            #expect(one == 1 && two == "two")
+        }
+    }
+
+    @Test("the first's failure decides at once, and nothing stays parked on the second")
+    func firstFailureDecidesAtOnce() {
+        let first = Promise<Int, TaggedError>()
+        let second = Promise<String, TaggedError>()
+        let zipped = zip(first.future, second.future)
+        #expect(second.future._parkedCallbackCount == 1)
+        first.fail(TaggedError(tag: 1))
+        #expect(zipped.isResolved)
+        #expect(throws: TaggedError(tag: 1)) { try zipped.value }
+        #expect(second.future._parkedCallbackCount == 0)
+        second.succeed("late")
+    }
+
+    @Test("the second's failure waits for the first: the first by position wins")
+    func secondFailureWaitsForTheFirst() {
+        for firstFails in [false, true] {
+            let first = Promise<Int, TaggedError>()
+            let second = Promise<String, TaggedError>()
+            let zipped = zip(first.future, second.future)
+            second.fail(TaggedError(tag: 2))
+            #expect(!zipped.isResolved)
+            if firstFails { first.fail(TaggedError(tag: 1)) } else { first.succeed(1) }
+            #expect(throws: TaggedError(tag: firstFails ? 1 : 2)) { try zipped.value }
+        }
+    }
+
+    @Test("a zip of one future with itself gives its value twice")
+    func zipOfTheSameFuture() {
+        let promise = Promise<Int, Never>()
+        let zipped = zip(promise.future, promise.future)
+        promise.succeed(7)
+        #expect(zipped.value == (7, 7))
+        let resolved = Future<Int, Never>(value: 3)
+        #expect(zip(resolved, resolved).value == (3, 3))
+    }
+
+    @Test("resolved sources give a zip resolved when it is made, failures by position")
+    func resolvedSources() throws {
+        let one = Future<Int, TaggedError>(value: 1)
+        let two = Future<String, TaggedError>(value: "two")
+        let failedFirst = Future<Int, TaggedError>(failure: TaggedError(tag: 1))
+        let failedSecond = Future<String, TaggedError>(failure: TaggedError(tag: 2))
+        let both = zip(one, two)
+        #expect(both.isResolved)
+        let pair = try both.value
+        #expect(pair == (1, "two"))
+        #expect(throws: TaggedError(tag: 1)) { try zip(failedFirst, failedSecond).value }
+        #expect(throws: TaggedError(tag: 2)) { try zip(one, failedSecond).value }
+    }
+
+    @Test("a cancelled source makes the zip cancelled")
+    func cancelledSource() {
+        for cancelFirst in [false, true] {
+            let first = Promise<Int, any Error>()
+            let second = Promise<String, any Error>()
+            let zipped = zip(first.future, second.future)
+            if cancelFirst {
+                first.future.cancel()
+            } else {
+                first.succeed(1)
+                second.future.cancel()
+            }
+            #expect(zipped._isCancelled)
+            #expect(throws: CancellationError.self) { try zipped.value }
+        }
+    }
+
+    @Test("sources resolved at once on two threads decide by position, 2,000 times")
+    func concurrentResolutions() {
+        for round in 0..<2_000 {
+            let first = Promise<Int, TaggedError>()
+            let second = Promise<Int, TaggedError>()
+            let zipped = zip(first.future, second.future)
+            let firstFails = round % 3 == 0
+            let secondFails = round % 2 == 0
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                if index == 0 {
+                    if firstFails { first.fail(TaggedError(tag: 1)) } else { first.succeed(round) }
+                } else {
+                    if secondFails { second.fail(TaggedError(tag: 2)) } else { second.succeed(-round) }
+                }
+            }
+            switch zipped.result(timeout: .seconds(30)) {
+            case .success(let pair)?:
+                #expect(!firstFails && !secondFails && pair == (round, -round))
+            case .failure(let error)?:
+                #expect(error == TaggedError(tag: firstFails ? 1 : 2) && (firstFails || secondFails))
+            case nil:
+                Issue.record("round \(round): the zip did not resolve")
+                return
+            }
+        }
+    }
+
+    // MARK: Memory
+
+    /// Makes a zip of two promises that only an `onComplete` keeps, runs `scenario` on the
+    /// promises (each dropped when the scenario lets go of it), and returns what must be freed and
+    /// the outcomes the callback saw.
+    private func watchedZip(
+        _ scenario: (consuming Promise<Int, TaggedError>?, consuming Promise<Int, TaggedError>?) -> Void
+    ) -> (zip: WeakBox<_FutureCore>, canary: WeakBox<Canary>, outcomes: Locked<[Result<(Int, Int), TaggedError>]>) {
+        let outcomes = Locked<[Result<(Int, Int), TaggedError>]>([])
+        var first: Promise<Int, TaggedError>? = Promise()
+        var second: Promise<Int, TaggedError>? = Promise()
+        let (zipBox, canary) = withCanary { canary in
+            let zipped = zip(first!.future, second!.future)
+            zipped.onComplete { result in
+                _ = canary.name
+                outcomes.withLock { $0.append(result) }
+            }
+            return WeakBox<_FutureCore>(zipped)
+        }
+        scenario(first.take(), second.take())
+        return (zipBox, canary, outcomes)
+    }
+
+    @Test("a zip whose first source is freed pending is freed, with its callbacks")
+    func freedWhenTheFirstSourceIsFreed() {
+        let watched = watchedZip { first, second in
+            _ = consume first
+            second?.succeed(2)
+        }
+        #expect(watched.zip.isReleased && watched.canary.isReleased)
+        #expect(watched.outcomes.withLock { $0.isEmpty })
+    }
+
+    @Test("a zip whose second source is freed pending after the first succeeded is freed")
+    func freedWhenTheSecondIsFreedAfterTheFirstSucceeded() {
+        let watched = watchedZip { first, second in
+            first?.succeed(1)
+            _ = consume second
+        }
+        #expect(watched.zip.isReleased && watched.canary.isReleased)
+        #expect(watched.outcomes.withLock { $0.isEmpty })
+    }
+
+    @Test("a zip whose second source is freed pending is freed once the first succeeds")
+    func freedWhenTheFirstSucceedsAfterTheSecondWasFreed() {
+        let watched = watchedZip { first, second in
+            _ = consume second
+            first?.succeed(1)
+        }
+        #expect(watched.zip.isReleased && watched.canary.isReleased)
+        #expect(watched.outcomes.withLock { $0.isEmpty })
+    }
+
+    @Test("a zip whose second source is freed pending still fails with the first's failure")
+    func firstFailureStillDecidesAfterTheSecondWasFreed() {
+        let watched = watchedZip { first, second in
+            _ = consume second
+            first?.fail(TaggedError(tag: 1))
+        }
+        #expect(watched.outcomes.withLock { $0.count == 1 && (try? $0[0].get()) == nil })
+        #expect(watched.zip.isReleased && watched.canary.isReleased)
+    }
+
+    @Test("zips whose second source is freed while the first succeeds on another thread are freed", arguments: [1, 4])
+    func freedFromManyThreads(threads: Int) {
+        let boxes = Locked<[WeakBox<_FutureCore>]>([])
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            for _ in 0..<250 {
+                let first = Promise<Int, Never>()
+                let second = Locked<Promise<Int, Never>?>(Promise())
+                let box: WeakBox<_FutureCore> = {
+                    let zipped = zip(first.future, second.withLock { $0!.future })
+                    zipped.onSuccess { _ in Issue.record("a zip whose second source was freed succeeded") }
+                    return WeakBox(zipped)
+                }()
+                DispatchQueue.concurrentPerform(iterations: 2) { index in
+                    if index == 0 { first.succeed(1) } else { second.withLock { $0 = nil } }
+                }
+                boxes.withLock { $0.append(box) }
+            }
+        }
+        #expect(eventually { boxes.withLock { $0.allSatisfy(\.isReleased) } })
+    }
+}
