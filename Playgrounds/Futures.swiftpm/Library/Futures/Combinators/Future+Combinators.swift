@@ -390,17 +390,41 @@ extension Future {
         line: UInt = #line,
         _ transform: @escaping @Sendable (Failure) -> NewFailure
     ) -> Future<Value, NewFailure> {
-        // Through `_derive`, not a step of its own as `recover`'s: stored in `MapStep`, its
-        // transform (`throws(Never)`) made Swift 6.3 crash (signal 11) emitting a reabstraction
-        // thunk in the step's body, and stored as throwing another type, it cost an allocation per
-        // step, as `_derive`'s closure does.
-        _derive(fileID: fileID, line: line, atOnce: .linkless) { parent, child in
-            switch parent._result {
-            case .success(let value):
-                child.resolve(with: .success(value))
-            case .failure(let error):
-                child.resolve(with: .failure(transform(error)), sourceCancelled: parent._isCancelled)
+        if _isResolvedForDerivingAtOnce,
+            let child: Future<Value, NewFailure> = _childResolvedAtOnce(
+                fileID: fileID, line: line, { Self._resolve($0, from: self, mappingError: transform) })
+        {
+            return child
+        }
+        guard !_isLazyKind else {
+            return _derive(fileID: fileID, line: line) { parent, child in
+                Self._resolve(child, from: parent, mappingError: transform)
             }
+        }
+        // A step, as `map`'s, of its own class (`MapErrorStep`): through `_derive`, the callback
+        // was a closure with a context of its own, one allocation more per step.
+        typealias Step = MapErrorStep<Value, Failure, NewFailure>
+        let step = Unmanaged.passRetained(
+            Step(source: .passUnretained(self), transform: transform) { step, parent in
+                guard let (child, transform) = unsafeDowncast(step, to: Step.self).take() else { return }
+                Self._resolve(child, from: parent, mappingError: consume transform)
+            })
+        return _attachStep(step, fileID: fileID, line: line)
+    }
+
+    /// Resolves `child`, a `mapError` of `parent`, which has resolved, with its value or with
+    /// `transform` applied to its error.
+    @inlinable @inline(__always)
+    static func _resolve<NewFailure>(
+        _ child: Future<Value, NewFailure>,
+        from parent: Future<Value, Failure>,
+        mappingError transform: (Failure) -> NewFailure
+    ) {
+        switch parent._result {
+        case .success(let value):
+            child.resolve(with: .success(value))
+        case .failure(let error):
+            child.resolve(with: .failure(transform(error)), sourceCancelled: parent._isCancelled)
         }
     }
 

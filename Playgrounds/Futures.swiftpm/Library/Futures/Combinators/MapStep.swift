@@ -94,3 +94,38 @@ final class MapStep<
         if let transform = transform.take() { list.append(transform) }
     }
 }
+
+/// A `mapError`'s step: `ChildStep` with a transform that takes the error and cannot throw.
+///
+/// A class of its own rather than `MapStep` with `Input` the error and `Output` the new error:
+/// there, its transform's type (`throws(Never)`) made Swift 6.3 crash (signal 11) emitting a
+/// reabstraction thunk in the step's body. A plain function type needs no thunk.
+@usableFromInline
+final class MapErrorStep<Value: Sendable, Failure: Error, NewFailure: Error>:
+    ChildStep<Value, Failure, Value, NewFailure>, @unchecked Sendable
+{
+    // @unchecked: as `ChildStep`'s.
+
+    @usableFromInline typealias Transform = @Sendable (Failure) -> NewFailure
+
+    /// The step's transform; `nil` once the step ran or was abandoned.
+    @exclusivity(unchecked) @usableFromInline var transform: Transform?
+
+    @usableFromInline
+    init(source: Unmanaged<_FutureCore>, transform: @escaping Transform, body: @escaping Body) {
+        self.transform = transform
+        super.init(source: source, body: body)
+    }
+
+    /// Takes the child and the transform out, for the body to run once.
+    @inlinable
+    func take() -> (child: Future<Value, NewFailure>, transform: Transform)? {
+        guard let child = child.take(), let transform = transform.take() else { return nil }
+        return (child, transform)
+    }
+
+    override func abandonStep(into list: inout [Any]) {
+        super.abandonStep(into: &list)
+        if let transform = transform.take() { list.append(transform) }
+    }
+}
