@@ -38,8 +38,10 @@ struct ErrorStepTests {
         let promise = Promise<Int, TaggedError>()
         var end = promise.future
         for index in 0..<10_000 {
-            end = index.isMultiple(of: 2) ? end.mapError { TaggedError(tag: $0.tag + 1) } : end.recover { error throws(TaggedError) in
-                throw TaggedError(tag: error.tag + 1)
+            if index.isMultiple(of: 2) {
+                end = end.mapError { TaggedError(tag: $0.tag + 1) }
+            } else {
+                end = end.recover { error throws(TaggedError) in throw TaggedError(tag: error.tag + 1) }
             }
         }
         promise.fail(TaggedError(tag: 0))
