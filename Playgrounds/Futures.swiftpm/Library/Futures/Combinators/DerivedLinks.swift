@@ -507,6 +507,7 @@ extension _FutureCore {
 
     /// Keeps `registration`, a callback this derived future parked on a source, to take it back
     /// once the future is decided (`dropUpstreams`); takes it back at once if it already is.
+    @usableFromInline
     final func keep(_ registration: CallbackRegistration?) {
         guard let registration else { return }
         keep(.callback(registration))

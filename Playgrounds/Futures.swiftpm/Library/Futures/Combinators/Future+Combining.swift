@@ -392,16 +392,15 @@ extension Future {
     ///   - fileID: Leave the default: see <doc:CreationSites>.
     ///   - line: Leave the default.
     /// - Returns: A future resolved like the first of them to resolve.
+    @inlinable
     public static func first(
         of futures: [Future<Value, Failure>],
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<Value, Failure> {
-        guard !futures.isEmpty else {
-            misuse(
-                "Future.first(of:) needs at least one future; it was given none (with none, nothing could resolve it)",
-                file: fileID, line: line)
-        }
+        // Inlinable, so that each source's callback is compiled for the caller's types: generic,
+        // a race of two looked up the metadata of its types at run time, as `zip` did.
+        guard !futures.isEmpty else { _firstOfNoFutures(fileID: fileID, line: line) }
         return Future(derivingFrom: futures, fileID: fileID, line: line) { child in
             // The first source decides; the losers' callbacks go then (`keep`), not when each
             // loser resolves, which may be much later.
@@ -414,6 +413,13 @@ extension Future {
                     })
             }
         }
+    }
+
+    @usableFromInline
+    static func _firstOfNoFutures(fileID: StaticString, line: UInt) -> Never {
+        misuse(
+            "Future.first(of:) needs at least one future; it was given none (with none, nothing could resolve it)",
+            file: fileID, line: line)
     }
 
     /// The value of a future known to have succeeded.
