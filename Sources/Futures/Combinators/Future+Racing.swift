@@ -1,3 +1,5 @@
+public import Synchronization
+
 extension Future {
     /// Returns a future of the first of `futures` to succeed; it fails only if every one fails,
     /// with the error of the last to fail.
@@ -16,19 +18,18 @@ extension Future {
     ///   - fileID: Leave the default: see <doc:CreationSites>.
     ///   - line: Leave the default.
     /// - Returns: A future of the first value, or of the last error if none succeeds.
+    @inlinable
     public static func firstSuccess(
         of futures: [Future<Value, Failure>],
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<Value, Failure> {
-        guard !futures.isEmpty else {
-            misuse(
-                "Future.firstSuccess(of:) needs at least one future; it was given none (with none, nothing could succeed or fail)",
-                file: fileID, line: line)
-        }
+        // Inlinable, so that each source's callback is compiled for the caller's types, as
+        // `first(of:)`'s.
+        guard !futures.isEmpty else { _firstSuccessOfNoFutures(fileID: fileID, line: line) }
         let count = futures.count
         return .init(derivingFrom: futures, fileID: fileID, line: line) { child in
-            let failures = LockedBox(0)
+            let failures = _FailureCount()
             // The first success decides; the other sources' callbacks go then (`keep`).
             for future in futures {
                 // One closure per source, as in `_allConnected`.
@@ -39,16 +40,35 @@ extension Future {
                         case .success(let value):
                             child.resolve(with: .success(value))
                         case .failure(let error):
-                            let isLast = failures.withLock { failures in
-                                failures += 1
-                                return failures == count
-                            }
-                            if isLast {
+                            if failures.addOne() == count {
                                 child.resolve(with: .failure(error), sourceCancelled: future._isCancelled)
                             }
                         }
                     })
             }
         }
+    }
+
+    @usableFromInline
+    static func _firstSuccessOfNoFutures(fileID: StaticString, line: UInt) -> Never {
+        misuse(
+            "Future.firstSuccess(of:) needs at least one future; it was given none (with none, nothing could succeed or fail)",
+            file: fileID, line: line)
+    }
+}
+
+/// How many sources of a `firstSuccess(of:)` have failed: the one that counts the last failure
+/// resolves the child with its error.
+@usableFromInline
+final class _FailureCount: Sendable {
+    @usableFromInline let count = Atomic<Int>(0)
+
+    @inlinable
+    init() {}
+
+    /// Counts one more failure; returns how many there are now.
+    @inlinable
+    func addOne() -> Int {
+        count.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
     }
 }

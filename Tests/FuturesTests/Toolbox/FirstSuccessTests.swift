@@ -104,4 +104,17 @@ struct FirstSuccessTests {
         }
         #expect((index + seed) % 3 == 0)
     }
+
+    @Test("failures from many threads: the race fails once all have failed, not before", arguments: 0..<20)
+    func failuresFromManyThreads(seed: Int) {
+        let promises = (0..<16).map { _ in Promise<Int, LoadError>() }
+        let race = Future.firstSuccess(of: promises.map(\.future))
+        let last = (seed * 7) % 16
+        DispatchQueue.concurrentPerform(iterations: 16) { index in
+            if index != last { promises[index].fail(.unreachable(index)) }
+        }
+        #expect(!race.isResolved)
+        promises[last].fail(.unreachable(last))
+        #expect(throws: LoadError.unreachable(last)) { try race.value }
+    }
 }
