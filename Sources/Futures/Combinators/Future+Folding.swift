@@ -22,6 +22,7 @@ extension Future {
     ///     next value. It must not block; it may throw `Failure`.
     /// - Returns: A future of the last running result.
     @_disfavoredOverload
+    @inlinable
     public func fold<Element: Sendable>(
         _ futures: [Future<Element, Failure>],
         fileID: StaticString = #fileID,
@@ -44,9 +45,9 @@ extension Future {
                 end._onResolution { end in
                     child.resolve(with: end._result, sourceCancelled: end._isCancelled)
                 })
-            child.keep(self._onResolution { source in child.resolveIfFailed(source) })
+            child.keep(self._onResolution { source in child._resolveIfFailed(source) })
             for future in futures {
-                child.keep(future._onResolution { source in child.resolveIfFailed(source) })
+                child.keep(future._onResolution { source in child._resolveIfFailed(source) })
             }
         }
     }
@@ -65,6 +66,7 @@ extension Future {
     ///   - line: Leave the default.
     ///   - combine: Makes a future of the next running result. It must not block.
     /// - Returns: A future of the last running result.
+    @inlinable
     public func fold<Element: Sendable>(
         _ futures: [Future<Element, Failure>],
         fileID: StaticString = #fileID,
@@ -94,6 +96,7 @@ extension Future {
     ///     block; it may throw `Failure`.
     /// - Returns: A future of the final running result.
     @_disfavoredOverload
+    @inlinable
     public static func reduce<Element: Sendable>(
         _ initial: Value,
         _ futures: [Future<Element, Failure>],
@@ -121,6 +124,7 @@ extension Future {
     ///   - line: Leave the default.
     ///   - next: Makes the next running result. It must not block.
     /// - Returns: A future of the final running result.
+    @inlinable
     public static func reduce<Element: Sendable>(
         _ initial: Value,
         _ futures: [Future<Element, Failure>],
@@ -154,6 +158,7 @@ extension Future {
     ///     `Failure`.
     /// - Returns: A future of the final running result.
     @_disfavoredOverload
+    @inlinable
     public static func reduce<Element: Sendable>(
         into initial: Value,
         _ futures: [Future<Element, Failure>],
@@ -164,23 +169,31 @@ extension Future {
         guard !futures.isEmpty else {
             return Future(resolved: .success(initial), fileID: fileID, line: line)
         }
-        let count = futures.count
+        // Compiled for the caller's types (inlinable), each source's callback one closure on the
+        // source as the parking lot hands it over, as in `Future.all`; the values are read from
+        // the sources once all have arrived (`ArrivedSources`, which records only successes here:
+        // a failure decides at once).
         return .init(derivingFrom: futures, fileID: fileID, line: line) { child in
-            let arrived = LockedBox(ArrivedValues<Element>(count: count))
+            let arrived = ArrivedSources(count: futures.count)
             // A failure decides early; the callbacks on the sources still pending go then (`keep`).
             for (index, future) in futures.enumerated() {
                 child.keep(
-                    future._onResolution { future in
-                        switch future._result {
-                        case .failure(let error):
-                            child.resolve(with: .failure(error), sourceCancelled: future._isCancelled)
-                        case .success(let value):
-                            guard let values = arrived.withLock({ $0.record(value, at: index) }) else { return }
-                            child.resolve { () throws(Failure) -> Value in
-                                var running = initial
-                                for value in values { try update(&running, value) }
-                                return running
+                    future._addResolutionCallback { source in
+                        let future = unsafeDowncast(source, to: Future<Element, Failure>.self)
+                        guard future._hasSucceeded else {
+                            child._resolveIfFailed(future)
+                            return
+                        }
+                        guard case .succeeded(let sources) = arrived.record(future, failure: nil, at: index) else {
+                            return
+                        }
+                        child.resolve { () throws(Failure) -> Value in
+                            var running = initial
+                            for source in sources {
+                                let value = unsafeDowncast(source, to: Future<Element, Failure>.self)
+                                try update(&running, value._successValueUnchecked)
                             }
+                            return running
                         }
                     })
             }
@@ -202,6 +215,7 @@ extension Future {
     ///   - line: Leave the default.
     ///   - update: Changes the running result with a value. It must not block.
     /// - Returns: A future of the final running result.
+    @inlinable
     public static func reduce<Element: Sendable>(
         into initial: Value,
         _ futures: [Future<Element, Failure>],
@@ -215,29 +229,10 @@ extension Future {
     }
 }
 
-/// The values of `Future.reduce` as they arrive.
-struct ArrivedValues<Element: Sendable> {
-    private var values: [Element?]
-    private var remaining: Int
-
-    init(count: Int) {
-        values = Array(repeating: nil, count: count)
-        remaining = count
-    }
-
-    /// Records one value; returns them all, in order, once the last has arrived.
-    mutating func record(_ value: Element, at index: Int) -> [Element]? {
-        values[index] = value
-        remaining -= 1
-        guard remaining == 0 else { return nil }
-        defer { values = [] }
-        return values.map { $0.unsafelyUnwrapped }
-    }
-}
-
 extension Future {
     /// Resolves this derived future with `source`'s failure, if it failed.
-    fileprivate func resolveIfFailed<SourceValue>(_ source: Future<SourceValue, Failure>) {
+    @inlinable
+    func _resolveIfFailed<SourceValue>(_ source: Future<SourceValue, Failure>) {
         guard case .failure(let error) = source._result else { return }
         resolve(with: .failure(error), sourceCancelled: source._isCancelled)
     }
