@@ -50,6 +50,14 @@ extension Future {
         _complete(with: result, cancelling: sourceCancelled && Failure.self == (any Error).self, droppingLinks: true)
     }
 
+    /// Resolves this derived future with `source`'s failure, if it failed: `zip`, `fold` and
+    /// `reduce` decide by a source's failure.
+    @inlinable
+    func _resolveIfFailed<SourceValue>(_ source: Future<SourceValue, Failure>) {
+        guard case .failure(let error) = source._result else { return }
+        resolve(with: .failure(error), sourceCancelled: source._isCancelled)
+    }
+
     /// Resolves this derived future with what `body` returns, or with the error it throws.
     @inlinable
     func resolve(catching body: () throws(Failure) -> Value) {

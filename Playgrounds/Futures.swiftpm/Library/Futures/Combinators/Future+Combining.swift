@@ -68,9 +68,9 @@ public func zip<A: Sendable, B: Sendable, Failure: Error>(
         let child = unsafeDowncast(child, to: Future<(A, B), Failure>.self)
         switch decision {
         case .firstFailed(let source):
-            _resolveZipPair(child, withFailureOf: unsafeDowncast(source, to: Future<A, Failure>.self))
+            child._resolveIfFailed(unsafeDowncast(source, to: Future<A, Failure>.self))
         case .secondFailed(let source):
-            _resolveZipPair(child, withFailureOf: unsafeDowncast(source, to: Future<B, Failure>.self))
+            child._resolveIfFailed(unsafeDowncast(source, to: Future<B, Failure>.self))
         case .succeeded(let a, let b):
             child.resolve(
                 with: .success(
@@ -88,16 +88,6 @@ public func zip<A: Sendable, B: Sendable, Failure: Error>(
     // that failed leaves nothing parked on a second that stays pending).
     child.keep(firstRegistration, secondRegistration)
     return child
-}
-
-/// Resolves a zip of two with the failure of `source`, which failed.
-@inlinable
-func _resolveZipPair<Paired, Value, Failure: Error>(
-    _ child: Future<Paired, Failure>,
-    withFailureOf source: Future<Value, Failure>
-) {
-    guard case .failure(let error) = source._result else { source._expectedToHaveFailed() }
-    child.resolve(with: .failure(error), sourceCancelled: source._isCancelled)
 }
 
 /// `zip` of any number of futures, by a callback on each. Not API: internal, and usable from
@@ -436,10 +426,5 @@ extension Future {
     @usableFromInline
     func _expectedToHaveSucceeded() -> Never {
         preconditionFailure("\(_typeDescription) was expected to have succeeded")
-    }
-
-    @usableFromInline
-    func _expectedToHaveFailed() -> Never {
-        preconditionFailure("\(_typeDescription) was expected to have failed")
     }
 }

@@ -229,12 +229,3 @@ extension Future {
         }
     }
 }
-
-extension Future {
-    /// Resolves this derived future with `source`'s failure, if it failed.
-    @inlinable
-    func _resolveIfFailed<SourceValue>(_ source: Future<SourceValue, Failure>) {
-        guard case .failure(let error) = source._result else { return }
-        resolve(with: .failure(error), sourceCancelled: source._isCancelled)
-    }
-}
