@@ -119,9 +119,7 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
         if first._hasSucceeded, state.second == nil {
             return state.secondLost ? drop(&state) : .none
         }
-        let child = state.child.take().unsafelyUnwrapped
-        let arrived = (state.first.take(), state.second.take())
-        state.secondLost = false
+        let (child, arrived) = takeAll(&state)
         let decision: Decision
         if let second = arrived.1, first._hasSucceeded {
             decision = second._hasSucceeded ? .succeeded(first, second) : .secondFailed(second)
@@ -133,10 +131,16 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
 
     /// Forgets everything, for a zip that can never be decided; the child goes to the caller.
     private static func drop(_ state: inout Arrivals) -> Outcome {
+        let (child, arrived) = takeAll(&state)
+        return .dropped(child, arrived: arrived)
+    }
+
+    /// Empties the state of an undecided zip, moving out the child and the arrived sources.
+    private static func takeAll(_ state: inout Arrivals) -> (_FutureCore, arrived: (_FutureCore?, _FutureCore?)) {
         let child = state.child.take().unsafelyUnwrapped
         let arrived = (state.first.take(), state.second.take())
         state.secondLost = false
-        return .dropped(child, arrived: arrived)
+        return (child, arrived)
     }
 
     /// Resolves the child if the outcome decided it; what it dropped is released on return,
