@@ -130,14 +130,15 @@ struct _ZippedFutures<each V: Sendable, Failure: Error>: Sendable {
     /// once, by `resolve`, made here for the whole pack.
     @inlinable
     func connect(_ child: Future<(repeat each V), Failure>, count: Int) {
-        let arrived = ArrivedSources(count: count)
+        let arrived = ArrivedSources.make(count: count, failuresDecide: true)
         let resolve: @Sendable (ArrivedSources.Decision) -> Void = { decision in _resolveZip(child, with: decision) }
         var registrations: [CallbackRegistration] = []
+        registrations.reserveCapacity(count)
         var index = 0
         for future in repeat each futures {
             let position = index
             let registration = (future as _FutureCore)._addResolutionCallback { source in
-                resolve(arrived.record(source, failure: source._erasedFailureIfFailed, at: position))
+                resolve(arrived.record(source, at: position))
             }
             if let registration { registrations.append(registration) }
             index += 1
@@ -176,9 +177,9 @@ func _resolveZip<each V: Sendable, Failure: Error>(
     switch decision {
     case .undecided:
         return
-    case .failed(let source, let error):
-        // `error` was this `Failure` before it was erased.
-        child.resolve(with: .failure(error as! Failure), sourceCancelled: source._isCancelled)
+    case .failed(let source):
+        // The source is one of the pack's futures, whose failure is this `Failure`, erased.
+        child.resolve(with: .failure(source._erasedFailureIfFailed as! Failure), sourceCancelled: source._isCancelled)
     case .succeeded(let sources):
         let cursor = _ZipCursor()
         child.resolve(with: .success((repeat _nextZipValue(of: sources, cursor, as: Future<each V, Failure>.self))))
@@ -208,63 +209,6 @@ public func zip<each V: Sendable, each Failure: Error>(
     line: UInt = #line
 ) -> Future<(repeat each V), any Error> {
     preconditionFailure("unavailable")
-}
-
-/// The sources of a `zip` or `Future.all` that have resolved, by position, and the decision they
-/// make: the first failure by position once every source before it has succeeded, or success
-/// once all have. Exactly one `record` returns a decision; the sources go with it.
-///
-/// Why the sources are collected here as they resolve, and not captured by the callbacks: each
-/// callback is parked on a source until it resolves, and a callback that held every source held
-/// its own, so a source that never resolves (a lazy source nobody runs once another one failed,
-/// a promise dropped unfulfilled) kept itself, and the combinator's future, alive for ever. A
-/// callback holds this object; this holds only sources that have resolved.
-@usableFromInline
-final class ArrivedSources: Sendable {
-    @usableFromInline
-    enum Decision {
-        case undecided
-        case failed(_FutureCore, any Error)
-        case succeeded([_FutureCore])
-    }
-
-    private struct State {
-        var sources: [_FutureCore?]
-        var failures: [(any Error)?]
-        /// How many sources, from the first, have succeeded; past the end once decided.
-        var prefix = 0
-    }
-
-    private let state: LockedBox<State>
-
-    @usableFromInline
-    init(count: Int) {
-        state = LockedBox(
-            State(sources: Array(repeating: nil, count: count), failures: Array(repeating: nil, count: count)))
-    }
-
-    /// Records `source`, resolved with `failure` if it failed, at `index`; returns the decision
-    /// if this call makes it.
-    @usableFromInline
-    func record(_ source: _FutureCore, failure: (any Error)?, at index: Int) -> Decision {
-        state.withLock { state in
-            let count = state.sources.count
-            guard state.prefix <= count else { return .undecided }
-            state.sources[index] = source
-            state.failures[index] = failure
-            while state.prefix < count, let arrived = state.sources[state.prefix] {
-                if let error = state.failures[state.prefix] {
-                    state = State(sources: [], failures: [], prefix: count + 1)
-                    return .failed(arrived, error)
-                }
-                state.prefix += 1
-            }
-            guard state.prefix == count else { return .undecided }
-            let sources = state.sources.map { $0.unsafelyUnwrapped }
-            state = State(sources: [], failures: [], prefix: count + 1)
-            return .succeeded(sources)
-        }
-    }
 }
 
 extension Future {
@@ -303,12 +247,13 @@ extension Future {
         fileID: StaticString,
         line: UInt
     ) -> Future<[Value], Failure>? {
-        guard !futures.isEmpty else { return nil }
+        // All looked at before anything is allocated: an `all` of pending futures, the common
+        // case, comes here first and leaves at its first pending source.
+        guard !futures.isEmpty, futures.allSatisfy({ $0._isResolvedForDerivingAtOnce }) else { return nil }
         var values: [Value] = []
         var decided: (failure: Failure, cancelled: Bool)?
         values.reserveCapacity(futures.count)
         for future in futures {
-            guard future._isResolvedForDerivingAtOnce else { return nil }
             switch future._result {
             case .success(let value):
                 values.append(value)
@@ -337,21 +282,20 @@ extension Future {
             return Future<[Value], Failure>(resolved: .success([]), fileID: fileID, line: line)
         }
         return Future<[Value], Failure>(derivingFrom: futures, fileID: fileID, line: line) { child in
-            let arrived = ArrivedSources(count: futures.count)
+            let arrived = ArrivedSources.make(count: futures.count, failuresDecide: true)
             var registrations: [CallbackRegistration] = []
+            registrations.reserveCapacity(futures.count)
             for (index, future) in futures.enumerated() {
                 // One closure, on the future as the parking lot hands it over: through
                 // `_onResolution`, which wraps a closure of the typed future in one of the
                 // untyped, each source cost two contexts to allocate (BENCHMARKS.md, fourteenth
                 // round).
                 let registration = future._addResolutionCallback { source in
-                    let future = unsafeDowncast(source, to: Future<Value, Failure>.self)
-                    switch arrived.record(future, failure: future._erasedFailure, at: index) {
+                    switch arrived.record(source, at: index) {
                     case .undecided:
                         break
-                    case .failed(let source, let error):
-                        // `error` was this `Failure` before it was erased.
-                        child.resolve(with: .failure(error as! Failure), sourceCancelled: source._isCancelled)
+                    case .failed(let source):
+                        child._resolveIfFailed(unsafeDowncast(source, to: Future<Value, Failure>.self))
                     case .succeeded(let sources):
                         child.resolve(
                             with: .success(

@@ -33,12 +33,12 @@ extension Future {
         // an `allSettled` of two pending promises cost 2.6 times what `Future.all` of them costs
         // (BENCHMARKS.md, sixteenth round).
         return .init(derivingFrom: futures, fileID: fileID, line: line) { child in
-            let arrived = ArrivedSources(count: count)
+            let arrived = ArrivedSources.make(count: count, failuresDecide: false)
             for (index, future) in futures.enumerated() {
-                // Every source is recorded as arrived without a failure, whatever its outcome, so
-                // the decision comes with the last one to resolve, with all of them in order.
+                // Failures do not decide here: every source is an arrival, whatever its outcome,
+                // so the decision comes with the last one to resolve, with all of them in order.
                 future._addResolutionCallback { source in
-                    guard case .succeeded(let sources) = arrived.record(source, failure: nil, at: index) else {
+                    guard case .succeeded(let sources) = arrived.record(source, at: index) else {
                         return
                     }
                     child.resolve(with: .success(sources.map { Self._resolvedResult(of: $0) }))

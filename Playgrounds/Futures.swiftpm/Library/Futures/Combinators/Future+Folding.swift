@@ -175,7 +175,7 @@ extension Future {
         // the sources once all have arrived (`ArrivedSources`, which records only successes here:
         // a failure decides at once).
         return .init(derivingFrom: futures, fileID: fileID, line: line) { child in
-            let arrived = ArrivedSources(count: futures.count)
+            let arrived = ArrivedSources.make(count: futures.count, failuresDecide: false)
             // A failure decides early; the callbacks on the sources still pending go then (`keep`).
             for (index, future) in futures.enumerated() {
                 child.keep(
@@ -185,7 +185,7 @@ extension Future {
                             child._resolveIfFailed(future)
                             return
                         }
-                        guard case .succeeded(let sources) = arrived.record(future, failure: nil, at: index) else {
+                        guard case .succeeded(let sources) = arrived.record(future, at: index) else {
                             return
                         }
                         child.resolve { () throws(Failure) -> Value in
