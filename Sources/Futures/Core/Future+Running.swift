@@ -54,33 +54,6 @@ extension Future {
         return _result
     }
 
-    /// Publishes the outcome this runner wrote in the slot, in one compare-and-swap from
-    /// `running` (see `StateWord.finishRunning(succeeded:)`); `succeeded` says it is a value.
-    ///
-    /// - Returns: `true` if it published; `false` if a cancellation resolved the future while
-    ///   the work ran: the outcome is dropped, and the call returns once the cancellation is
-    ///   published.
-    ///
-    /// Always inlined, so that `succeeded` is a constant where the work cannot fail: called with a
-    /// variable, the compare-and-swap loop tested whether the word changed at each turn.
-    @inlinable @inline(__always)
-    @discardableResult
-    final func _finishRunning(succeeded: Bool) -> Bool {
-        switch _state.transition({ $0.finishRunning(succeeded: succeeded) }) {
-        case .published(let previous):
-            if previous.needsAnnouncement {
-                _announceResolution(previous: previous)
-            }
-            return true
-        case .cancelled:
-            // The cancellation never reads or writes the slot, and readers of a cancelled future
-            // do not look at it: the runner still owns it.
-            _slot = .empty
-            _waitUntilResolved()
-            return false
-        }
-    }
-
     /// Takes the work out of the slot and runs it with this future on the thread's chain.
     @inlinable @inline(__always)
     final func _runWork() -> Result<Value, Failure> {
@@ -110,44 +83,6 @@ extension Future {
         _ slot: UnsafeMutablePointer<_FutureSlot<Value, Failure>>, to outcome: consuming _FutureSlot<Value, Failure>
     ) {
         slot.initialize(to: outcome)
-    }
-
-    /// `_runClaimedWork()` for a caller that does not know the future's types and needs no
-    /// result: a reader that found the work up a chain (`_runClaimedWorkErased()`). A pool's
-    /// worker runs a background future's job through the typed path (`_runFromQueue`).
-    ///
-    /// This code is generic and not specialized, so each generic type it names costs a hashed
-    /// search of the runtime's metadata cache, at each use: through `Result`, a trivial background
-    /// job looked up `Result<Value, Failure>` six times and the slot's type three. This path names
-    /// only the slot's type, in one function, which looks it up once.
-    final func _runClaimedWorkWithoutResult() {
-        #if DEBUG
-            let watch = MainThreadRunWatch(running: self)
-            defer { watch.finish(running: self) }
-        #endif
-        var outcome = _FutureSlot<Value, Failure>.empty
-        var succeeded = false
-        do {
-            swap(&outcome, &_slot)
-            guard case .work(let body) = consume outcome else { _missingWork() }
-            let chain = CurrentWork.push(self)
-            do throws(Failure) {
-                outcome = .success(try body())
-                succeeded = true
-            } catch {
-                outcome = .failure(error)
-            }
-            CurrentWork.pop(chain)
-        }
-        // The work's closure, and all it captured, is released by now (the end of the scope that
-        // held it), before the future resolves: a reader that wakes can rely on it being gone.
-        swap(&_slot, &outcome)
-        _finishRunning(succeeded: succeeded)
-    }
-
-    @usableFromInline
-    final func _missingWork() -> Never {
-        preconditionFailure("\(_description) created at \(_creationSite) has no work to run")
     }
 
     /// Resolves the future with `result` unless it is already resolved or being resolved.

@@ -74,10 +74,6 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
         super.init(slot: _FutureSlot(result), state: state, links: .site(fileID))
     }
 
-    override final func _runClaimedWorkErased() {
-        _runClaimedWorkWithoutResult()
-    }
-
     override final func _resolveWaitingOnItself() {
         _failWaitingOnItself()
     }

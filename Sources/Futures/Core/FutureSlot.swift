@@ -40,7 +40,7 @@ public enum _FutureSlot<Value, Failure: Error> {
 /// in the runtime's cache (a hashed search, 336 instructions: a third of a promise's whole round
 /// trip). Here the slot's type is this class's own generic parameter, which the deinit reads from
 /// the object's class metadata, filled in once per `Future<Value, Failure>` type.
-public class _FutureWithSlot<Slot>: _FutureCore, @unchecked Sendable {
+public class _FutureWithSlot<Slot: _FutureSlotRunning>: _FutureCore, @unchecked Sendable {
     // @unchecked: `_slot` is owned by the thread that moved the phase out of `pending` (the
     // claimer, which takes the work out to run it, or a completer, which drops it) and then by
     // the thread that wins `beginCompletion`, which writes the outcome before it publishes
@@ -58,5 +58,98 @@ public class _FutureWithSlot<Slot>: _FutureCore, @unchecked Sendable {
     init(slot: Slot, state: StateWord, links: FutureLinks) {
         _slot = slot
         super.init(state: state, links: links)
+    }
+
+    /// Runs the work this thread claimed and resolves the future with its outcome, for a caller
+    /// that does not know the future's types and needs no result: a reader that found the work up
+    /// a chain. A pool's worker runs a background future's job through the typed path
+    /// (`_runFromQueue`), and a reader of the future itself through `_runClaimedWork()`.
+    ///
+    /// This code is not specialized. Here the slot's type is this class's parameter, read from
+    /// the object's class metadata with its conformance, so the run names no generic type: in
+    /// `Future`, the same run named `_FutureSlot<Value, Failure>`, a hashed search of the
+    /// runtime's metadata cache at each run (about 330 instructions of a `map` on a background
+    /// future whose reader claims the work).
+    override final func _runClaimedWorkErased() {
+        #if DEBUG
+            let watch = MainThreadRunWatch(running: self)
+            defer { watch.finish(running: self) }
+        #endif
+        _finishRunning(succeeded: Slot._runWork(in: &_slot, of: self))
+    }
+}
+
+extension _FutureWithSlot {
+    /// Publishes the outcome this runner wrote in the slot, in one compare-and-swap from
+    /// `running` (see `StateWord.finishRunning(succeeded:)`); `succeeded` says it is a value.
+    ///
+    /// - Returns: `true` if it published; `false` if a cancellation resolved the future while
+    ///   the work ran: the outcome is dropped, and the call returns once the cancellation is
+    ///   published.
+    ///
+    /// Always inlined, so that `succeeded` is a constant where the work cannot fail: called with a
+    /// variable, the compare-and-swap loop tested whether the word changed at each turn.
+    @inlinable @inline(__always)
+    @discardableResult
+    final func _finishRunning(succeeded: Bool) -> Bool {
+        switch _state.transition({ $0.finishRunning(succeeded: succeeded) }) {
+        case .published(let previous):
+            if previous.needsAnnouncement {
+                _announceResolution(previous: previous)
+            }
+            return true
+        case .cancelled:
+            // The cancellation never reads or writes the slot, and readers of a cancelled future
+            // do not look at it: the runner still owns it.
+            _slot = Slot._empty
+            _waitUntilResolved()
+            return false
+        }
+    }
+}
+
+/// What a future's slot does for code that does not know the future's types: run the work it
+/// holds, and be emptied. Not API: public, with an underscore, only because the parameter of
+/// `_FutureWithSlot` is constrained to it.
+public protocol _FutureSlotRunning {
+    /// Runs the work that `slot` holds, with `future` on the thread's chain of running work, and
+    /// leaves the outcome in `slot`; returns whether it is a value.
+    static func _runWork(in slot: UnsafeMutablePointer<Self>, of future: _FutureCore) -> Bool
+
+    /// A slot with no work and no outcome.
+    static var _empty: Self { get }
+}
+
+extension _FutureSlot: _FutureSlotRunning {
+    @inline(__always)
+    public static func _runWork(in slot: UnsafeMutablePointer<Self>, of future: _FutureCore) -> Bool {
+        var outcome = Self.empty
+        var succeeded = false
+        do {
+            swap(&outcome, &slot.pointee)
+            guard case .work(let body) = consume outcome else { future._missingWork() }
+            let chain = CurrentWork.push(future)
+            do throws(Failure) {
+                outcome = .success(try body())
+                succeeded = true
+            } catch {
+                outcome = .failure(error)
+            }
+            CurrentWork.pop(chain)
+        }
+        // The work's closure, and all it captured, is released by now (the end of the scope that
+        // held it), before the future resolves: a reader that wakes can rely on it being gone.
+        swap(&slot.pointee, &outcome)
+        return succeeded
+    }
+
+    @inlinable
+    public static var _empty: Self { .empty }
+}
+
+extension _FutureCore {
+    @usableFromInline
+    final func _missingWork() -> Never {
+        preconditionFailure("\(_description) created at \(_creationSite) has no work to run")
     }
 }
