@@ -556,6 +556,14 @@ extension _FutureCore {
         }
         if kept != true { detachment.detach() }
     }
+
+    /// Runs `expire` after `duration` on a timer that this derived future keeps until it is
+    /// decided, and then cancels. A duration too long to schedule starts no timer: it never
+    /// expires.
+    @usableFromInline
+    final func keepTimer(after duration: Duration, _ expire: @escaping @Sendable () -> Void) {
+        if let timer = DelayedWork.after(duration, expire) { keep(.timer(timer)) }
+    }
 }
 
 /// Walks the graph above `start`, depth-first and each node once, without recursion (a chain

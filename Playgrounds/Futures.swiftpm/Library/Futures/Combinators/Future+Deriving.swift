@@ -70,6 +70,7 @@ extension Future {
     }
 
     /// Starts the future's work without running it on this thread (see `startWithoutBlocking`).
+    @usableFromInline
     func _startWithoutBlocking() {
         startWithoutBlocking()
     }

@@ -6,14 +6,17 @@ import Foundation
 ///
 /// It holds an existential object, not a generic value, so that its lock is compiled for concrete
 /// types (generic code that is not specialized looks up the metadata of each generic type it names).
+@usableFromInline
 final class TakeOnce: Sendable {
     private let slot: LockedBox<(any AnyObject & Sendable)?>
 
+    @usableFromInline
     init(_ object: some AnyObject & Sendable) {
         slot = LockedBox(object)
     }
 
     /// The object, to the first caller only; it is no longer held once taken.
+    @usableFromInline
     func take<Object: AnyObject>(as type: Object.Type) -> Object? {
         let object = slot.withLock { slot in
             defer { slot = nil }
