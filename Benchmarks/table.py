@@ -225,6 +225,8 @@ def composition_rows(get, out):
          ["9 recover x1,000, pending source: peer NIO"], "≤ 1.0× NIO"),
         ("`zip` of two pending promises, per zip", "9 zip of two pending promises: Future zip",
          ["9 zip of two pending promises: peer NIO and"], "≤ 1.0× NIO"),
+        ("`Future.all` of two pending promises, per `all`", "9 all of two pending promises: Future.all",
+         ["9 all of two pending promises: peer NIO whenAllSucceed"], "≤ 1.0× NIO"),
         ("`await get()` of a resolved future", "9 get, resolved: Future.get()",
          ["9 get, resolved: peer Task.value"], "≤ 1.0× `Task.value`"),
     ]:

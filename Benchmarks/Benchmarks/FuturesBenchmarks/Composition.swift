@@ -24,6 +24,8 @@ import NIOCore
 ///   1,000 times, then the promise succeeds and the last future is read; per step. NIO: `recover`.
 /// - zip of two pending promises: two promises, `zip` of their futures, both succeed, the pair
 ///   is read; per zip. NIO: `and`.
+/// - all of two pending promises: two promises, `Future.all` of their futures, both succeed, the
+///   values are read; per `all`. NIO: `whenAllSucceed`.
 /// - get, resolved: `await future.get()` on a resolved future; per read. Peer: `await task.value`
 ///   of a finished `Task`.
 func registerComposition() {
@@ -138,6 +140,31 @@ func registerComposition() {
                 first.succeed(index)
                 second.succeed(opaque(1))
                 both.whenSuccess { sink($0.0 &+ $0.1) }
+            }
+        }
+    }
+
+    Benchmark("9 all of two pending promises: Future.all", configuration: steps) { benchmark in
+        for index in benchmark.scaledIterations {
+            let first = Promise<Int, Never>()
+            let second = Promise<Int, Never>()
+            let both = Future.all([first.future, second.future])
+            first.succeed(index)
+            second.succeed(opaque(1))
+            let values = both.value
+            sink(values[0] &+ values[1])
+        }
+    }
+    Benchmark("9 all of two pending promises: peer NIO whenAllSucceed", configuration: steps) { benchmark in
+        let count = benchmark.scaledIterations.count
+        onLoopTimed(benchmark) { loop in
+            for index in 0..<count {
+                let first = loop.makePromise(of: Int.self)
+                let second = loop.makePromise(of: Int.self)
+                let both = EventLoopFuture.whenAllSucceed([first.futureResult, second.futureResult], on: loop)
+                first.succeed(index)
+                second.succeed(opaque(1))
+                both.whenSuccess { sink($0[0] &+ $0[1]) }
             }
         }
     }
