@@ -196,9 +196,13 @@ final class BoundedAllRun: @unchecked Sendable {
             let future = claim.first.take() ?? claim.maker.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.make(index) }
             var registration: CallbackRegistration?
             child._withUnsafeGuaranteedRef { child in
-                // A run already over (its future resolved) neither starts a lazy future nor parks
-                // a callback on it; the section below then hands the future back.
-                guard !child._isResolved else { return }
+                // A run already over neither starts a lazy future nor parks a callback on it; the
+                // section below then hands the future back. Over means `finish` ran, not only
+                // that the new future resolved: a cancel made inside `makeFuture` resolves it
+                // while its callbacks wait for this thread's current one to return, and the
+                // callback parked here is then what keeps the run alive until `finish` cancels
+                // this future with the others in flight.
+                guard !child._isResolved || !state.withLock({ $0.isOver }) else { return }
                 child.replaceUpstream(inSlot: slot, with: future)
                 future.startWithoutBlocking()
                 registration = future.addResolutionCallback { [self] future in

@@ -137,6 +137,38 @@ struct BoundedAllTests {
         #expect(made.all.count == 3)
     }
 
+    @Test(
+        "cancelled from inside makeFuture: the future being made is cancelled, no more are made, and makeFuture is let go of",
+        arguments: 0..<20)
+    func cancelledWhileMaking(repetition: Int) {
+        // The cancel ends the run while its thread is still in makeFuture, which the run calls
+        // without a retain: the run must let go of it only once that call has returned (ASan
+        // would see a use after free), and the future that call returns must be cancelled too.
+        let made = Collector<Future<Int, any Error>>()
+        let result = Locked<Future<[Int], any Error>?>(nil)
+        let first = Promise<Int, any Error>()
+        let (all, canary) = withCanary { canary in
+            Future.all(0..<10, maxConcurrent: 1) { index -> Future<Int, any Error> in
+                _ = canary.name
+                if index == 1 { result.withLock { $0 }?.cancel() }
+                let future = index == 0 ? first.future : Promise<Int, any Error>().future
+                made.append(future)
+                return future
+            }
+        }
+        result.withLock { $0 = all }
+        if repetition.isMultiple(of: 2) {
+            first.succeed(0)
+        } else {
+            DispatchQueue.global().sync { _ = first.succeed(0) }
+        }
+        #expect(all.isCancelled)
+        #expect(made.all.count == 2)
+        #expect(made.all.last?.isCancelled == true)
+        result.withLock { $0 = nil }
+        #expect(canary.object == nil)
+    }
+
     @Test("a cancelled item, first by position, cancels the result")
     func cancelledItem() {
         let promises = Locked<[Promise<Int, any Error>]>([])
