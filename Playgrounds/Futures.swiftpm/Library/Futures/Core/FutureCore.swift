@@ -40,7 +40,7 @@ public class _FutureCore: @unchecked Sendable {
     private final func _releaseLinks() {
         if let sources = _links.sources {
             sources.takeRetainedValue().releaseIteratively()
-        } else if let scheduler = _links.context {
+        } else if let scheduler = _links.context, !scheduler._withUnsafeGuaranteedRef({ $0.livesForever }) {
             scheduler.release()
         }
     }

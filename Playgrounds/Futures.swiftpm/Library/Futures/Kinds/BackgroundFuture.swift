@@ -87,21 +87,31 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
         line: UInt,
         work: @escaping @Sendable () throws(Failure) -> Value
     ) {
-        let scheduler = context.scheduler
-        super.init(
-            kind: pinned ? .pinned : .background, links: pinned ? .none : .context(.passRetained(scheduler)),
-            work: work,
-            fileID: fileID, line: line)
+        // The scheduler is held by hand (`FutureLinks.context`), and not at all when it lives for
+        // ever (a built-in context's): then neither this future nor its deinit changes its
+        // reference count, which every thread making or running background futures shares.
+        let scheduler = context._scheduler
+        let links: FutureLinks
         if pinned {
-            scheduler.execute { [self] in
+            links = .none
+        } else {
+            let livesForever = scheduler._withUnsafeGuaranteedRef { $0.livesForever }
+            links = .context(livesForever ? scheduler : scheduler.retain())
+        }
+        super.init(kind: pinned ? .pinned : .background, links: links, work: work, fileID: fileID, line: line)
+        if pinned {
+            let pinnedScheduler = scheduler.takeUnretainedValue()
+            pinnedScheduler.execute { [self] in
                 guard _claim() else { return }
-                _ = scheduler.runCounted { _runClaimedWork() }
+                _ = pinnedScheduler.runCounted { _runClaimedWork() }
             }
         } else {
-            scheduler.submit(
-                .future(self) { future in
-                    unsafeDowncast(future, to: BackgroundFuture<Value, Failure>.self)._runFromQueue()
-                })
+            scheduler._withUnsafeGuaranteedRef {
+                $0.submit(
+                    .future(self) { future in
+                        unsafeDowncast(future, to: BackgroundFuture<Value, Failure>.self)._runFromQueue()
+                    })
+            }
         }
     }
 

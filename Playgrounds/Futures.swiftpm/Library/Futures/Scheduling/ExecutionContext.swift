@@ -19,8 +19,17 @@ import Foundation
 /// that uses it), as ``queue(_:)`` and ``init(_:)`` contexts count their work per instance: two
 /// contexts made on the same queue each count only their own.
 public struct ExecutionContext: Sendable {
-    /// The context's scheduling: a thread pool, or a closure's owner.
-    @usableFromInline let scheduler: ContextScheduler
+    /// The context's scheduling: a thread pool, or a closure's owner. Unretained: `keeper` holds
+    /// it, or it lives for ever (`ContextScheduler.livesForever`).
+    ///
+    /// So a copy of a built-in context counts no reference: the default argument of each
+    /// `BackgroundFuture` copied `global()` out of its `static let`, a retain and a release of a
+    /// scheduler that every thread making or running background futures shares. Each such atomic
+    /// operation took the scheduler's cache line from the core that last changed it, several
+    /// times per job when two workers made and ran trivial jobs (a bounded `all`).
+    @usableFromInline let _scheduler: Unmanaged<ContextScheduler>
+    /// Holds the scheduler of a context that does not live for ever; `nil` for the built-in ones.
+    private let keeper: ContextScheduler?
     /// Shuts a pool made for this context down when the last copy of the context is gone; `nil`
     /// for the contexts that live for the whole process and for closure contexts.
     private let owner: PoolOwner?
@@ -32,16 +41,33 @@ public struct ExecutionContext: Sendable {
     /// ```
     /// - Parameter execute: Runs the given work once, now or later, on any thread.
     public init(_ execute: @escaping @Sendable (_ work: @escaping @Sendable () -> Void) -> Void) {
-        scheduler = ContextScheduler(runner: ClosureScheduler(execute))
+        let scheduler = ContextScheduler(runner: ClosureScheduler(execute))
+        _scheduler = .passUnretained(scheduler)
+        keeper = scheduler
         owner = nil
     }
 
     /// A context that runs work on `pool`, which it shuts down when its last copy is gone if
     /// `owned`.
     init(pool: ThreadPool, owned: Bool) {
-        scheduler = ContextScheduler(runner: pool)
+        let scheduler = ContextScheduler(runner: pool)
+        _scheduler = .passUnretained(scheduler)
+        keeper = scheduler
         owner = owned ? PoolOwner(pool) : nil
     }
+
+    /// A built-in context, made once in a `static let`: its scheduler and pool live as long as the
+    /// process, and copies of it count no reference.
+    init(livingForeverOn pool: ThreadPool) {
+        let scheduler = ContextScheduler(runner: pool, livesForever: true)
+        // Retained once, and never released.
+        _scheduler = Unmanaged.passUnretained(scheduler).retain()
+        keeper = nil
+        owner = nil
+    }
+
+    /// The context's scheduling.
+    @usableFromInline var scheduler: ContextScheduler { _scheduler.takeUnretainedValue() }
 
     /// Runs `work` on this context.
     ///
@@ -105,7 +131,7 @@ public struct ExecutionContext: Sendable {
     /// ```swift
     /// let pages = urls.map { url in BackgroundFuture(on: .io) { try Data(contentsOf: url) } }
     /// ```
-    public static let io = ExecutionContext(pool: ThreadPool(.io), owned: false)
+    public static let io = ExecutionContext(livingForeverOn: ThreadPool(.io))
 
     /// Runs work asynchronously on `queue`.
     ///
@@ -121,11 +147,11 @@ public struct ExecutionContext: Sendable {
 /// One context per quality of service, made once, so that the default argument costs no
 /// allocation. Each has its own thread pool.
 private enum GlobalContexts {
-    static let background = ExecutionContext(pool: ThreadPool(.global(qos: .background)), owned: false)
-    static let utility = ExecutionContext(pool: ThreadPool(.global(qos: .utility)), owned: false)
-    static let `default` = ExecutionContext(pool: ThreadPool(.global(qos: .default)), owned: false)
-    static let userInitiated = ExecutionContext(pool: ThreadPool(.global(qos: .userInitiated)), owned: false)
-    static let userInteractive = ExecutionContext(pool: ThreadPool(.global(qos: .userInteractive)), owned: false)
+    static let background = ExecutionContext(livingForeverOn: ThreadPool(.global(qos: .background)))
+    static let utility = ExecutionContext(livingForeverOn: ThreadPool(.global(qos: .utility)))
+    static let `default` = ExecutionContext(livingForeverOn: ThreadPool(.global(qos: .default)))
+    static let userInitiated = ExecutionContext(livingForeverOn: ThreadPool(.global(qos: .userInitiated)))
+    static let userInteractive = ExecutionContext(livingForeverOn: ThreadPool(.global(qos: .userInteractive)))
 }
 
 extension ThreadPool.Configuration {

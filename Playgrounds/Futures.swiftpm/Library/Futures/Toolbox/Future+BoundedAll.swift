@@ -69,110 +69,6 @@ extension Future {
     }
 }
 
-/// What a bounded `Future.all` knows, under its lock. No generic type in it, and none in the run:
-/// the steps that need the client's types are closures made by the inlinable `Future.all`.
-struct BoundedAllState: Sendable {
-    /// The index of the next item to make a future for.
-    var next = 0
-    /// The futures made and not yet resolved, each in a slot of its own (the same slot as among
-    /// the new future's sources). Made as needed, up to `slotLimit`, then reused: a
-    /// `maxConcurrent` of `Int.max` makes no more slots than futures in flight at once.
-    var slots: [BoundedAllSlot] = []
-    let slotLimit: Int
-    /// The free slots among `slots`, taken from the end.
-    var freeSlots: [Int] = []
-    /// The future of the first item, made up front, until it is put in flight.
-    var first: _FutureCore?
-    /// Makes the future of the item at an index, until no more futures may be made: then it is
-    /// let go, with everything it captured.
-    var make: (@Sendable (Int) -> _FutureCore)?
-    /// The futures that succeeded, by item (they hold only their values).
-    var succeeded: [_FutureCore?]
-    /// How many items from the first have succeeded.
-    var prefix = 0
-    /// The first failure by position seen so far, and where.
-    var failureIndex = Int.max
-    var failure: (any Error)?
-    var failureCancelled = false
-    /// Whether no new future may be made: after a failure, or once the run is over.
-    var stopped = false
-    /// Whether the run is over and has let go of its futures in flight (`finish`).
-    var isOver = false
-    /// Whether a thread is making futures now (the others leave it to that one).
-    var pumping = false
-    /// Whether the outcome has been handed out.
-    var decided = false
-    /// Whether the new future was cancelled by its owner (its own `cancel()`), not failed by an
-    /// item's cancellation: only then are the futures in flight, and one being made, cancelled.
-    var ownerCancelled = false
-
-    enum Decision {
-        case undecided
-        case succeeded
-        case failed
-    }
-
-    init(count: Int, slots: Int, first: _FutureCore, make: @escaping @Sendable (Int) -> _FutureCore) {
-        succeeded = Array(repeating: nil, count: count)
-        slotLimit = slots
-        self.first = first
-        self.make = make
-    }
-
-    /// Whether a future may be put in flight now: a slot is free, or another may be made.
-    var hasRoom: Bool { !freeSlots.isEmpty || slots.count < slotLimit }
-
-    /// A free slot's number, making the slot if none is free. Call only when `hasRoom`.
-    mutating func takeSlot() -> Int {
-        if let free = freeSlots.popLast() { return free }
-        slots.append(BoundedAllSlot())
-        return slots.count - 1
-    }
-
-    /// Takes every future in flight out of its slot, when the run is over.
-    mutating func takeInFlight() -> [(future: _FutureCore?, registration: CallbackRegistration?)] {
-        var taken: [(future: _FutureCore?, registration: CallbackRegistration?)] = []
-        for (number, slot) in slots.enumerated() where slot.index >= 0 {
-            let future = slot.source.future
-            taken.append((future, slot.empty().registration))
-            freeSlots.append(number)
-        }
-        return taken
-    }
-}
-
-/// A slot for a future of a bounded `Future.all` in flight: the item, the future, and the
-/// callback the run parked on it. One object per slot, made with the run and reused, so that the
-/// state's array holds plain references (a struct with a weak field is handled through the
-/// runtime's value witnesses at each copy). Read and written only under the run's lock.
-///
-/// The link is watched (`WatchedSource`) unless the future is lazy or background (`Upstream`), as a derived future's
-/// link to its source is: the future's callback holds the run, so a strong link made a cycle
-/// (future → callback → run → future) that kept a future whose promise was dropped, the run and
-/// the new future for ever, and that LeakSanitizer saw as about a thousand weak-reference side
-/// tables per run of the racing tests, the only part of the cycle it could not see reachable.
-final class BoundedAllSlot: @unchecked Sendable {
-    // @unchecked: read and written only under the lock of the run's state.
-
-    /// The item's index; -1 while the slot is free.
-    @exclusivity(unchecked) var index = -1
-    @exclusivity(unchecked) var source = Upstream()
-    /// The run's callback on the future, to take back once the run is over; `nil` until stored,
-    /// or when it ran at once.
-    @exclusivity(unchecked) var registration: CallbackRegistration?
-
-    /// Frees the slot; returns the future it held strongly, if any (a watched link is dropped here:
-    /// that frees no future), and the registration, to release outside the lock. Two plain
-    /// values, not an `Upstream` in an optional tuple, which the compiler moved and destroyed
-    /// through the runtime's generic value witnesses.
-    func empty() -> (owned: _FutureCore?, registration: CallbackRegistration?) {
-        index = -1
-        // Moved out (`take()` leaves the link empty), not copied out and then released by an
-        // overwrite: a retain and a release per job.
-        return (source.take(), registration.take())
-    }
-}
-
 /// One run of the bounded `Future.all`: the items' futures, made as slots free up, and the future
 /// they resolve.
 @usableFromInline
@@ -210,7 +106,11 @@ final class BoundedAllRun: @unchecked Sendable {
     private let count: Int
     private let typed: TypedSteps
     private let state: LockedBox<BoundedAllState>
-    private var child: _FutureCore!
+    /// The new future, retained by hand in `start(resolving:)` and released in `deinit`: set once,
+    /// before anything reads it, and read on every job without a retain of its own.
+    private var child: Unmanaged<_FutureCore>?
+
+    deinit { child?.release() }
 
     @usableFromInline
     init(
@@ -222,7 +122,9 @@ final class BoundedAllRun: @unchecked Sendable {
     ) {
         self.count = count
         self.typed = typed
-        state = LockedBox(BoundedAllState(count: count, slots: min(maxConcurrent, count), first: first, make: make))
+        state = LockedBox(
+            BoundedAllState(
+                count: count, slots: min(maxConcurrent, count), first: first, maker: BoundedAllMaker(make)))
     }
 
     @usableFromInline
@@ -234,7 +136,8 @@ final class BoundedAllRun: @unchecked Sendable {
 
     @usableFromInline
     func start(resolving child: _FutureCore) {
-        self.child = child
+        assert(self.child == nil, "a bounded all's run started twice")
+        self.child = .passRetained(child)
         // Watched, not strong: the callback is parked on `child`, which the run holds, and a
         // strong capture kept both for ever once every future in flight was freed unresolved
         // (their promises dropped). The futures in flight hold the run through their callbacks
@@ -264,89 +167,68 @@ final class BoundedAllRun: @unchecked Sendable {
 
     /// Makes futures while there are free slots and items left, unless another thread does.
     private func pump() {
-        let mayPump = state.withLock { state -> Bool in
-            guard !state.pumping else { return false }
+        var released = BoundedAllClaim.Released()
+        let claim = state.withLock { state -> BoundedAllClaim? in
+            guard !state.pumping else { return nil }
             state.pumping = true
-            return true
+            return state.claimNext(count: count, released: &released)
         }
-        if mayPump { pumpClaimed() }
+        _ = released  // outside the lock: what `makeFuture` captured may run deinits
+        if let claim { pump(from: claim) }
     }
 
-    /// Makes futures while there are free slots and items left; the caller set `pumping`. One
-    /// thread at a time does it; the futures that resolve at once call back into here and return
-    /// at once, so the loop, not the stack, takes them in turn.
+    /// Makes the future of `claim`'s item, then of each next item while there are free slots and
+    /// items left; the caller set `pumping` and claimed the item. One thread at a time does it;
+    /// the futures that resolve at once call back into `finished`, which leaves the next item to
+    /// this loop, so the loop, not the stack, takes them in turn.
     ///
-    /// A future's callback registration is stored in its slot under the lock the loop takes next
-    /// (for the next item, or to stop), not under one of its own: each lock section is a share of
-    /// a trivial job's cost.
-    private func pumpClaimed() {
+    /// One lock section per future: it stores the future and its callback's registration in the
+    /// slot reserved for it, and claims the next item. With the one in `finished`, which frees the
+    /// slot and claims the next item too, that is two sections per job (four before), on the lock
+    /// that the two threads finishing jobs meet on.
+    private func pump(from claim: BoundedAllClaim) {
         let count = count
-        var unstored: (index: Int, slot: Int, registration: CallbackRegistration)?
+        var claim = claim
+        let child = child.unsafelyUnwrapped
         while true {
-            // The next item and its slot, or nil if none may be made now; with the future of the
-            // first item, or the maker, which the state lets go of with the last item or once
-            // stopped.
-            var make: (@Sendable (Int) -> _FutureCore)?
-            var first: _FutureCore?
-            var released: (@Sendable (Int) -> _FutureCore)?
-            var releasedFirst: _FutureCore?
+            let index = claim.index
+            let slot = claim.slot
+            // The maker, unretained: this thread pumps, and only the pumping thread lets go of it.
+            let future = claim.first.take() ?? claim.maker.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.make(index) }
+            var registration: CallbackRegistration?
+            child._withUnsafeGuaranteedRef { child in
+                // A run already over neither starts a lazy future nor parks a callback on it; the
+                // section below then hands the future back. Over means `finish` ran, not only
+                // that the new future resolved: a cancel made inside `makeFuture` resolves it
+                // while its callbacks wait for this thread's current one to return, and the
+                // callback parked here is then what keeps the run alive until `finish` cancels
+                // this future with the others in flight.
+                guard !child._isResolved || !state.withLock({ $0.isOver }) else { return }
+                child.replaceUpstream(inSlot: slot, with: future)
+                future.startWithoutBlocking()
+                registration = future.addResolutionCallback { [self] future in
+                    finished(future, at: index, inSlot: slot)
+                }
+            }
+            var released = BoundedAllClaim.Released()
             var stale: CallbackRegistration?
-            let next = state.withLock { state -> (index: Int, slot: Int)? in
-                if let unstored {
-                    let slot = state.slots[unstored.slot]
-                    if slot.index == unstored.index {
-                        slot.registration = unstored.registration
-                    } else {
-                        stale = unstored.registration
-                    }
+            var cancels = false
+            let next = state.withLock { state -> BoundedAllClaim? in
+                if !state.store(future, registration: registration, at: index, inSlot: slot) {
+                    // The future resolved and its callback freed the slot (the registration is
+                    // spent), or the run finished meanwhile: the future is not the run's any
+                    // more. Cancelled by its owner then: the cancellation looked at the futures
+                    // in flight before this one was among them, so it is cancelled here.
+                    stale = registration
+                    cancels = state.ownerCancelled
                 }
-                guard !state.stopped, state.hasRoom, state.next < count else {
-                    state.pumping = false
-                    if state.stopped || state.next == count {
-                        swap(&released, &state.make)
-                        swap(&releasedFirst, &state.first)
-                    }
-                    return nil
-                }
-                let index = state.next
-                state.next += 1
-                if index == 0 {
-                    swap(&first, &state.first)
-                } else if index == count - 1 {
-                    swap(&make, &state.make)
-                } else {
-                    make = state.make
-                }
-                return (index, state.takeSlot())
+                return state.claimNext(count: count, released: &released)
             }
-            unstored = nil
-            // The future resolved before its registration was stored (a no-op then), or the run
-            // finished: its callback goes.
             if let stale { _FutureCore.removeResolutionCallback(stale) }
-            // Outside the lock: what `makeFuture` captured may run deinits.
-            released = nil
-            releasedFirst = nil
+            if cancels { typed.cancel(future) }
+            _ = released  // outside the lock
             guard let next else { return }
-            guard let future = first ?? make?(next.index) else { return }
-            make = nil
-            let (isOver, ownerCancelled) = state.withLock { state -> (Bool, Bool) in
-                // The run finished while the future was being made: it is not the run's any more.
-                guard !state.isOver else { return (true, state.ownerCancelled) }
-                let slot = state.slots[next.slot]
-                slot.index = next.index
-                slot.source = Upstream(future)
-                return (false, state.ownerCancelled)
-            }
-            // Cancelled by its owner while the future was being made: the cancellation may have
-            // looked at the futures in flight before this one was among them. Cancel it too.
-            if ownerCancelled { typed.cancel(future) }
-            if isOver { return }
-            child.replaceUpstream(inSlot: next.slot, with: future)
-            future.startWithoutBlocking()
-            let registration = future.addResolutionCallback { [self] future in
-                finished(future, at: next.index, inSlot: next.slot)
-            }
-            if let registration { unstored = (next.index, next.slot, registration) }
+            claim = next
         }
     }
 
@@ -357,20 +239,19 @@ final class BoundedAllRun: @unchecked Sendable {
         var firstFailure: (any Error)?
         var firstFailureCancelled = false
         var released: _FutureCore?
-        // Whether this thread goes on to make the next futures: claimed here, under this lock,
-        // rather than under one more (`pump()`).
-        var mayPump = false
+        // The next item, if this thread goes on to make the next futures: claimed here, under
+        // this lock, rather than under one more.
+        var claim: BoundedAllClaim?
+        var releasedMaker = BoundedAllClaim.Released()
+        let count = count
         let decision = state.withLock { state -> BoundedAllState.Decision in
             defer {
                 if !state.decided, !state.pumping {
                     state.pumping = true
-                    mayPump = true
+                    claim = state.claimNext(count: count, released: &releasedMaker)
                 }
             }
-            if state.slots[slot].index == index {
-                released = state.slots[slot].empty().owned
-                state.freeSlots.append(slot)
-            }
+            released = state.free(slot: slot, of: index)
             if let failure {
                 state.stopped = true
                 if index < state.failureIndex {
@@ -398,19 +279,21 @@ final class BoundedAllRun: @unchecked Sendable {
             }
             return .undecided
         }
-        _ = released  // let go of outside the lock: a future it held may run its deinit
+        _ = (released, releasedMaker)  // let go of outside the lock: a deinit may run arbitrary code
         switch decision {
         case .succeeded:
+            let child = child.unsafelyUnwrapped.takeUnretainedValue()
             typed.succeed(child, succeeded)
             finish(cancellingInFlight: false)
         case .failed:
+            let child = child.unsafelyUnwrapped.takeUnretainedValue()
             let resolved = typed.fail(child, firstFailure.unsafelyUnwrapped, firstFailureCancelled)
             // The owner's `cancel()` won against this failure; its callback left the futures in
             // flight alone because the run had decided. The cancel is what resolved the future, so
             // it does what a cancel does.
             finish(cancellingInFlight: !resolved && child._isCancelled)
         case .undecided:
-            if mayPump { pumpClaimed() }
+            if let claim { pump(from: claim) }
         }
     }
 
@@ -420,20 +303,20 @@ final class BoundedAllRun: @unchecked Sendable {
     /// then no longer keeps the run and its resolved future alive; and a `makeFuture` that
     /// captured the futures it hands out no longer closes a cycle through them.
     private func finish(cancellingInFlight: Bool) {
-        var make: (@Sendable (Int) -> _FutureCore)?
-        var first: _FutureCore?
+        var released = BoundedAllClaim.Released()
         let inFlight = state.withLock { state -> [(future: _FutureCore?, registration: CallbackRegistration?)] in
             state.stopped = true
             state.isOver = true
             if cancellingInFlight { state.ownerCancelled = true }
-            swap(&make, &state.make)
-            swap(&first, &state.first)
+            // A thread that pumps may be calling the maker, unretained: it lets go of it itself,
+            // at its next claim, which finds the run stopped.
+            if !state.pumping { state.letGo(into: &released) }
             return state.takeInFlight()
         }
         for item in inFlight {
             if let registration = item.registration { _FutureCore.removeResolutionCallback(registration) }
             if cancellingInFlight, let future = item.future { typed.cancel(future) }
         }
-        _ = (make, first)  // released here, outside the lock
+        _ = released  // released here, outside the lock
     }
 }
