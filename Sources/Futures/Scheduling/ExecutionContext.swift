@@ -60,7 +60,7 @@ public struct ExecutionContext: Sendable {
     init(livingForeverOn pool: ThreadPool) {
         let scheduler = ContextScheduler(runner: pool, livesForever: true)
         // Retained once, and never released.
-        _scheduler = Unmanaged.passUnretained(scheduler).retain()
+        _scheduler = .passRetained(scheduler)
         keeper = nil
         owner = nil
     }
