@@ -71,3 +71,6 @@ _ = cached.value  // computed, and a copy written to disk
 cached.discard()
 _ = cached.value  // read back from disk, not computed
 // snippet.end
+// snippet.hide
+// An exit skips deinitializers, so the copy on disk would outlive this program: remove it.
+cached.invalidate()

@@ -146,7 +146,11 @@ extension BackgroundFutureTests {
 private func readGlobalBackgroundFutureFromInsideItsOwnWork() {
     let itself = Slot<BackgroundFuture<Int, Never>>()
     let known = Gate()
-    let (line, future) = (#line, BackgroundFuture { known.wait(); return itself.value!.value + 1 })
+    let line = #line + 1
+    let future = BackgroundFuture {
+        known.wait()
+        return itself.value!.value + 1
+    }
     itself.value = future
     writeUnbuffered("\(line)")
     known.open()
