@@ -125,6 +125,16 @@ class DerivedLinks: @unchecked Sendable {
         return previous
     }
 
+    /// The futures the owner waits on now that are still alive, without an array when there is
+    /// one (most derived futures): what a walk up the links follows.
+    final var sourcesToWalk: SourcesToWalk {
+        if extras?.moreSources.isEmpty ?? true {
+            if let future = first.future { return .one(future) }
+            return .several([])
+        }
+        return .several(upstreams)
+    }
+
     /// The futures the owner waits on now that are still alive.
     final var upstreams: [_FutureCore] {
         get {
@@ -339,16 +349,19 @@ extension _FutureCore {
     ///
     /// `wakeUp`, from a blocking reader about to park, is kept in the links, read together with
     /// the sources, so that a change of sources wakes that reader (`ParkedReaderWakeUp`).
-    final func upstreamsForDemand(withoutBlocking: Bool, wakeUp: ParkedReaderWakeUp? = nil) -> [_FutureCore]? {
-        let taken = withLinks { links -> ((@Sendable (_FutureCore) -> Void)?, [_FutureCore]) in
-            let connect = links.takeConnection()
+    final func upstreamsForDemand(withoutBlocking: Bool, wakeUp: ParkedReaderWakeUp? = nil) -> SourcesToWalk? {
+        // The connection is taken into a variable, not returned: returned through `withLinks`'s
+        // generic result, the closure was wrapped in a thunk, one allocation more.
+        var connect: (@Sendable (_FutureCore) -> Void)?
+        let sources = withLinks { links -> SourcesToWalk in
+            connect = links.takeConnection()
             if withoutBlocking { links.demandedWithoutBlocking = true }
             if let wakeUp { links.register(wakeUp) }
-            return (connect, links.upstreams)
+            return links.sourcesToWalk
         }
-        guard let (connect, upstreams) = taken else { return nil }
+        guard let sources else { return nil }
         connect?(self)
-        return upstreams
+        return sources
     }
 
     /// Switches this derived future to wait on `source` (a `flatMap`'s inner future) and demands
@@ -580,16 +593,58 @@ func walkUpstream(
     stop: () -> Bool = { false },
     visitRoot: (_FutureCore) -> Void
 ) {
-    var visited = VisitedFutures()
-    var stack: [_FutureCore] = [start]
-    while let node = stack.popLast(), !stop() {
-        guard !node._isResolved, visited.insert(node) else { continue }
-        if let upstreams = node.upstreamsForDemand(withoutBlocking: withoutBlocking, wakeUp: wakeUp) {
-            stack.append(contentsOf: upstreams)
-        } else {
+    // Up a chain first, while each future met has one source: no stack and no record of the
+    // futures met, which cost three arrays (a third of a lazy future's `map` read). A future
+    // cannot be met twice on a chain unless its links form a cycle, which `wait(on:)` refuses;
+    // the chain's steps are bounded all the same, so that the walk ends whatever the links are.
+    var node = start
+    for _ in 0..<chainWalkLimit {
+        if stop() || node._isResolved { return }
+        switch node.upstreamsForDemand(withoutBlocking: withoutBlocking, wakeUp: wakeUp) {
+        case nil:
             visitRoot(node)
+            return
+        case .one(let source)?:
+            node = source
+        case .several(let sources)?:
+            walkGraph(from: sources, withoutBlocking: withoutBlocking, wakeUp: wakeUp, stop: stop, visitRoot: visitRoot)
+            return
         }
     }
+    walkGraph(from: [node], withoutBlocking: withoutBlocking, wakeUp: wakeUp, stop: stop, visitRoot: visitRoot)
+}
+
+/// How many futures `walkUpstream` follows one by one before it walks as in a graph. (Computed:
+/// a global constant is initialized once, behind a check at each use.)
+private var chainWalkLimit: Int { 4_096 }
+
+/// The rest of `walkUpstream`, where futures may have several sources: depth-first from the
+/// futures of `stack`, the last first, each future once.
+private func walkGraph(
+    from stack: [_FutureCore],
+    withoutBlocking: Bool,
+    wakeUp: ParkedReaderWakeUp?,
+    stop: () -> Bool,
+    visitRoot: (_FutureCore) -> Void
+) {
+    var visited = VisitedFutures()
+    var stack = stack
+    while let node = stack.popLast(), !stop() {
+        guard !node._isResolved, visited.insert(node) else { continue }
+        switch node.upstreamsForDemand(withoutBlocking: withoutBlocking, wakeUp: wakeUp) {
+        case nil: visitRoot(node)
+        case .one(let source)?: stack.append(source)
+        case .several(let sources)?: stack.append(contentsOf: sources)
+        }
+    }
+}
+
+/// The sources a walk up the links goes on to from a derived future.
+enum SourcesToWalk {
+    /// One source: most derived futures.
+    case one(_FutureCore)
+    /// Any other number, in order.
+    case several([_FutureCore])
 }
 
 /// The futures a walk up the links has met: a short list searched in order while the walk is
