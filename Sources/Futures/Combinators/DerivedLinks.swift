@@ -26,6 +26,10 @@ class DerivedLinks: @unchecked Sendable {
     /// Whether the owner ever had a callback in the parking lot's table: if not, its resolution
     /// and its deinit skip the table (a hash and a search, for a link of a chain).
     @exclusivity(unchecked) final var hasTableCallbacks = false
+    /// Whether these links are a step (`ChildStep`) of a child of a lazy source, not yet parked
+    /// on that source: the first reader's demand parks it (`takeStepConnection()`). Beside
+    /// `hasTableCallbacks`, in the same word: a step is no larger for it.
+    @exclusivity(unchecked) @usableFromInline final var connectsOnDemand = false
 
     /// Takes out the closure that registers the callbacks that resolve the owner, to run it once;
     /// `nil` for a future connected when it was made, or already connected.
@@ -35,6 +39,27 @@ class DerivedLinks: @unchecked Sendable {
     /// (a 128-byte chunk with glibc against 112: BENCHMARKS.md, fifteenth round).
     final func takeConnection() -> (@Sendable (_FutureCore) -> Void)? {
         extras?.connect.take()
+    }
+
+    /// For a step that waits for a reader's demand (`connectsOnDemand`): clears the mark and
+    /// returns the source to park the step on, once; `nil` for other links, or once taken.
+    final func takeStepConnection() -> _FutureCore? {
+        guard connectsOnDemand else { return nil }
+        connectsOnDemand = false
+        return first.future
+    }
+
+    /// Clears the mark of a step that waits for a reader's demand (`connectsOnDemand`), for a
+    /// future resolved without it (a cancel); whether it was set: the step will never run.
+    final func forgetStepConnection() -> Bool {
+        defer { connectsOnDemand = false }
+        return connectsOnDemand
+    }
+
+    /// Parks this step on `source` for `owner`, a child of a lazy source that a reader demands:
+    /// the step's class (`ChildStep`) does it. Other links have no step to park.
+    func connectOnDemand(owner: _FutureCore, source: _FutureCore) {
+        preconditionFailure("the links of a derived future were connected as a step")
     }
 
     /// The extras, made if they were not.
@@ -353,14 +378,19 @@ extension _FutureCore {
         // The connection is taken into a variable, not returned: returned through `withLinks`'s
         // generic result, the closure was wrapped in a thunk, one allocation more.
         var connect: (@Sendable (_FutureCore) -> Void)?
+        var stepSource: _FutureCore?
         let sources = withLinks { links -> SourcesToWalk in
             connect = links.takeConnection()
+            stepSource = links.takeStepConnection()
             if withoutBlocking { links.demandedWithoutBlocking = true }
             if let wakeUp { links.register(wakeUp) }
             return links.sourcesToWalk
         }
         guard let sources else { return nil }
         connect?(self)
+        if let stepSource {
+            _links.sources?._withUnsafeGuaranteedRef { $0.connectOnDemand(owner: self, source: stepSource) }
+        }
         return sources
     }
 
@@ -501,10 +531,12 @@ extension _FutureCore {
         var sources = TakenSources(owned: nil, more: [])
         var detachments: [Detachment] = []
         var connect: (@Sendable (_FutureCore) -> Void)?
+        var stepNeverParked = false
         ParkingLot.stripe(for: self).withLock {
             links._withUnsafeGuaranteedRef { links in
                 (sources, detachments) = links.takeForResolution()
                 connect = links.takeConnection()
+                stepNeverParked = links.forgetStepConnection()
             }
         }
         for detachment in detachments { detachment.detach() }
@@ -514,6 +546,10 @@ extension _FutureCore {
             sources.move(into: &list)
             if let connect { list.append(connect) }
             connect = nil
+            // A lazy child's step that no reader parked will never run: its transform goes now,
+            // as the connection's closure that held it did (what it captures may hold this
+            // future). This thread cleared the mark, so no other thread touches the step.
+            if stepNeverParked { links._withUnsafeGuaranteedRef { $0.abandonStep(into: &list) } }
         }
     }
 

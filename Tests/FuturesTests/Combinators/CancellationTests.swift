@@ -195,6 +195,68 @@ struct CancellationTests {
         #expect(child.isCancelled)
     }
 
+    /// A lazy source's `map` and `flatMap` park their step on the source only when a reader
+    /// demands the child; a cancel that comes first lets go of the step's transform instead. The
+    /// two take the same mark under the child's lock: whichever wins, nothing runs twice, the
+    /// reader and `isCancelled` agree, and nothing is kept once the test lets go, though the
+    /// transform holds the child (as a transform that captures its owner does).
+    @Test(
+        "a first read racing a cancel of a lazy source's child: one wins, and nothing is kept",
+        arguments: [false, true])
+    func firstReadRacesCancelOfLazyChild(flatMap: Bool) {
+        let racers = RacingThreads(count: 2)
+        defer { racers.stop() }
+        var outcomes = (read: 0, cancelled: 0)
+        for round in 0..<300 {
+            let runs = CallCounter()
+            let itself = Slot<Future<Int, any Error>>()
+            var child: Future<Int, any Error>?
+            var canaryBox: WeakBox<Canary>?
+            var sourceBox: WeakBox<LazyFuture<Int, any Error>>?
+            do {
+                let source = LazyFuture { () throws -> Int in
+                    runs.increment()
+                    return round
+                }
+                let canary = Canary()
+                (canaryBox, sourceBox) = (WeakBox(canary), WeakBox(source))
+                // The transform holds the child, through `itself`: a cycle that only the step's
+                // run or the cancel's letting go of the transform breaks.
+                let made: Future<Int, any Error> =
+                    flatMap
+                    ? source.flatMap { value in
+                        withExtendedLifetime((canary, itself)) { Future<Int, any Error>(value: value + 1) }
+                    }
+                    : source.map { value in withExtendedLifetime((canary, itself)) { value + 1 } }
+                itself.value = made
+                child = made
+            }
+            let seen = Locked<Int?>(nil)
+            racers.race { [child] index in
+                if index == 0 {
+                    _ = child?.cancel()
+                } else {
+                    seen.withLock { $0 = try? child?.value }
+                }
+            }
+            let cancelled = child?.isCancelled ?? false
+            if cancelled { outcomes.cancelled += 1 } else { outcomes.read += 1 }
+            #expect(seen.withLock { $0 } == (cancelled ? nil : round + 1), "round \(round)")
+            #expect(runs.value <= 1)
+            if !cancelled { #expect(runs.value == 1) }
+            child = nil
+            let transformReleased = eventually { canaryBox?.isReleased ?? false }
+            let sourceReleased = eventually { sourceBox?.isReleased ?? false }
+            #expect(transformReleased, "round \(round): the transform was kept")
+            #expect(sourceReleased, "round \(round): the source was kept")
+            itself.value = nil
+            // One leak is enough to fail: each look waits 30 seconds before it gives up.
+            guard transformReleased && sourceReleased else { return }
+        }
+        // Both orders happen in 300 rounds; if one never did, the test proved half of its claim.
+        print("lazy \(flatMap ? "flatMap" : "map"), first read against cancel: \(outcomes)")
+    }
+
     @Test("cancelling a future from an async closure cancels its task")
     func cancelCancelsTask() async {
         let sawCancellation = Promise<Void, Never>()
