@@ -27,6 +27,10 @@ class DerivedLinks: @unchecked Sendable {
     /// Whether the owner ever had a callback in the parking lot's table: if not, its resolution
     /// and its deinit skip the table (a hash and a search, for a link of a chain).
     @exclusivity(unchecked) final var hasTableCallbacks = false
+    /// Whether these links are a step (`ChildStep`) of a child of a lazy source, not yet parked
+    /// on that source: the first reader's demand parks it (`takeStepConnection()`). Beside
+    /// `hasTableCallbacks`, in the same word: a step is no larger for it.
+    @exclusivity(unchecked) @usableFromInline final var connectsOnDemand = false
 
     /// Takes out the closure that registers the callbacks that resolve the owner, to run it once;
     /// `nil` for a future connected when it was made, or already connected.
@@ -36,6 +40,27 @@ class DerivedLinks: @unchecked Sendable {
     /// (a 128-byte chunk with glibc against 112: BENCHMARKS.md, fifteenth round).
     final func takeConnection() -> (@Sendable (_FutureCore) -> Void)? {
         extras?.connect.take()
+    }
+
+    /// For a step that waits for a reader's demand (`connectsOnDemand`): clears the mark and
+    /// returns the source to park the step on, once; `nil` for other links, or once taken.
+    final func takeStepConnection() -> _FutureCore? {
+        guard connectsOnDemand else { return nil }
+        connectsOnDemand = false
+        return first.future
+    }
+
+    /// Clears the mark of a step that waits for a reader's demand (`connectsOnDemand`), for a
+    /// future resolved without it (a cancel); whether it was set: the step will never run.
+    final func forgetStepConnection() -> Bool {
+        defer { connectsOnDemand = false }
+        return connectsOnDemand
+    }
+
+    /// Parks this step on `source` for `owner`, a child of a lazy source that a reader demands:
+    /// the step's class (`ChildStep`) does it. Other links have no step to park.
+    func connectOnDemand(owner: _FutureCore, source: _FutureCore) {
+        preconditionFailure("the links of a derived future were connected as a step")
     }
 
     /// The extras, made if they were not.
@@ -124,6 +149,16 @@ class DerivedLinks: @unchecked Sendable {
         let previous = moreSources[slot - 1].take()
         moreSources[slot - 1] = Upstream(source)
         return previous
+    }
+
+    /// The futures the owner waits on now that are still alive, without an array when there is
+    /// one (most derived futures): what a walk up the links follows.
+    final var sourcesToWalk: SourcesToWalk {
+        if extras?.moreSources.isEmpty ?? true {
+            if let future = first.future { return .one(future) }
+            return .several([])
+        }
+        return .several(upstreams)
     }
 
     /// The futures the owner waits on now that are still alive.
@@ -340,16 +375,24 @@ extension _FutureCore {
     ///
     /// `wakeUp`, from a blocking reader about to park, is kept in the links, read together with
     /// the sources, so that a change of sources wakes that reader (`ParkedReaderWakeUp`).
-    final func upstreamsForDemand(withoutBlocking: Bool, wakeUp: ParkedReaderWakeUp? = nil) -> [_FutureCore]? {
-        let taken = withLinks { links -> ((@Sendable (_FutureCore) -> Void)?, [_FutureCore]) in
-            let connect = links.takeConnection()
+    final func upstreamsForDemand(withoutBlocking: Bool, wakeUp: ParkedReaderWakeUp? = nil) -> SourcesToWalk? {
+        // The connection is taken into a variable, not returned: returned through `withLinks`'s
+        // generic result, the closure was wrapped in a thunk, one allocation more.
+        var connect: (@Sendable (_FutureCore) -> Void)?
+        var stepSource: _FutureCore?
+        let sources = withLinks { links -> SourcesToWalk in
+            connect = links.takeConnection()
+            stepSource = links.takeStepConnection()
             if withoutBlocking { links.demandedWithoutBlocking = true }
             if let wakeUp { links.register(wakeUp) }
-            return (connect, links.upstreams)
+            return links.sourcesToWalk
         }
-        guard let (connect, upstreams) = taken else { return nil }
+        guard let sources else { return nil }
         connect?(self)
-        return upstreams
+        if let stepSource {
+            _links.sources?._withUnsafeGuaranteedRef { $0.connectOnDemand(owner: self, source: stepSource) }
+        }
+        return sources
     }
 
     /// Switches this derived future to wait on `source` (a `flatMap`'s inner future) and demands
@@ -489,10 +532,12 @@ extension _FutureCore {
         var sources = TakenSources(owned: nil, more: [])
         var detachments: [Detachment] = []
         var connect: (@Sendable (_FutureCore) -> Void)?
+        var stepNeverParked = false
         ParkingLot.stripe(for: self).withLock {
             links._withUnsafeGuaranteedRef { links in
                 (sources, detachments) = links.takeForResolution()
                 connect = links.takeConnection()
+                stepNeverParked = links.forgetStepConnection()
             }
         }
         for detachment in detachments { detachment.detach() }
@@ -502,6 +547,10 @@ extension _FutureCore {
             sources.move(into: &list)
             if let connect { list.append(connect) }
             connect = nil
+            // A lazy child's step that no reader parked will never run: its transform goes now,
+            // as the connection's closure that held it did (what it captures may hold this
+            // future). This thread cleared the mark, so no other thread touches the step.
+            if stepNeverParked { links._withUnsafeGuaranteedRef { $0.abandonStep(into: &list) } }
         }
     }
 
@@ -581,16 +630,58 @@ func walkUpstream(
     stop: () -> Bool = { false },
     visitRoot: (_FutureCore) -> Void
 ) {
-    var visited = VisitedFutures()
-    var stack: [_FutureCore] = [start]
-    while let node = stack.popLast(), !stop() {
-        guard !node._isResolved, visited.insert(node) else { continue }
-        if let upstreams = node.upstreamsForDemand(withoutBlocking: withoutBlocking, wakeUp: wakeUp) {
-            stack.append(contentsOf: upstreams)
-        } else {
+    // Up a chain first, while each future met has one source: no stack and no record of the
+    // futures met, which cost three arrays (a third of a lazy future's `map` read). A future
+    // cannot be met twice on a chain unless its links form a cycle, which `wait(on:)` refuses;
+    // the chain's steps are bounded all the same, so that the walk ends whatever the links are.
+    var node = start
+    for _ in 0..<chainWalkLimit {
+        if stop() || node._isResolved { return }
+        switch node.upstreamsForDemand(withoutBlocking: withoutBlocking, wakeUp: wakeUp) {
+        case nil:
             visitRoot(node)
+            return
+        case .one(let source)?:
+            node = source
+        case .several(let sources)?:
+            walkGraph(from: sources, withoutBlocking: withoutBlocking, wakeUp: wakeUp, stop: stop, visitRoot: visitRoot)
+            return
         }
     }
+    walkGraph(from: [node], withoutBlocking: withoutBlocking, wakeUp: wakeUp, stop: stop, visitRoot: visitRoot)
+}
+
+/// How many futures `walkUpstream` follows one by one before it walks as in a graph. (Computed:
+/// a global constant is initialized once, behind a check at each use.)
+private var chainWalkLimit: Int { 4_096 }
+
+/// The rest of `walkUpstream`, where futures may have several sources: depth-first from the
+/// futures of `stack`, the last first, each future once.
+private func walkGraph(
+    from stack: [_FutureCore],
+    withoutBlocking: Bool,
+    wakeUp: ParkedReaderWakeUp?,
+    stop: () -> Bool,
+    visitRoot: (_FutureCore) -> Void
+) {
+    var visited = VisitedFutures()
+    var stack = stack
+    while let node = stack.popLast(), !stop() {
+        guard !node._isResolved, visited.insert(node) else { continue }
+        switch node.upstreamsForDemand(withoutBlocking: withoutBlocking, wakeUp: wakeUp) {
+        case nil: visitRoot(node)
+        case .one(let source)?: stack.append(source)
+        case .several(let sources)?: stack.append(contentsOf: sources)
+        }
+    }
+}
+
+/// The sources a walk up the links goes on to from a derived future.
+enum SourcesToWalk {
+    /// One source: most derived futures.
+    case one(_FutureCore)
+    /// Any other number, in order.
+    case several([_FutureCore])
 }
 
 /// The futures a walk up the links has met: a short list searched in order while the walk is

@@ -63,22 +63,17 @@ extension Future {
         {
             return child
         }
-        if !_isLazyKind {
-            // A source that is not lazy, pending (or resolved, on a thread running callbacks): the
-            // child's links are its callback (`MapStep`).
-            typealias Step = MapStep<Value, Failure, NewValue, NewFailure, Value, NewValue, TransformFailure>
-            let step = Unmanaged.passRetained(
-                Step(source: .passUnretained(self), transform: transform) { step, parent in
-                    guard let (child, transform) = unsafeDowncast(step, to: Step.self).take() else { return }
-                    // `consume`: the transform the step gave up is lent to the call and released
-                    // after it; without it, it was retained for the call and released twice.
-                    Self._resolve(child, from: parent, with: consume transform)
-                })
-            return _attachStep(step, fileID: fileID, line: line)
-        }
-        return _derive(fileID: fileID, line: line) { parent, child in
-            Self._resolve(child, from: parent, with: transform)
-        }
+        // A source pending (or resolved, on a thread running callbacks), or lazy: the child's
+        // links are its callback (`MapStep`), parked now, or when a reader demands a lazy child.
+        typealias Step = MapStep<Value, Failure, NewValue, NewFailure, Value, NewValue, TransformFailure>
+        let step = Unmanaged.passRetained(
+            Step(source: .passUnretained(self), transform: transform) { step, parent in
+                guard let (child, transform) = unsafeDowncast(step, to: Step.self).take() else { return }
+                // `consume`: the transform the step gave up is lent to the call and released
+                // after it; without it, it was retained for the call and released twice.
+                Self._resolve(child, from: parent, with: consume transform)
+            })
+        return _attachStep(step, fileID: fileID, line: line)
     }
 
     /// A derived future with `links` (none, unless `resolve` may make it wait on another future),
@@ -100,17 +95,29 @@ extension Future {
         return ran ? child : nil
     }
 
-    /// Makes the child of a `map` or `flatMap` step of this future, which is not lazy, and parks
-    /// the step on this future: `step` comes retained once (`passRetained`), the reference the
+    /// Makes the child of a `map` or `flatMap` step of this future, and parks the step on this
+    /// future: `step` comes retained once (`passRetained`), the reference the
     /// parked callback takes over; the child's links take a second one.
     ///
     /// Through a local `let`, the step was retained twice (the links and the callback) and
     /// released once at the end of its scope, which the optimizer kept past the registration's
     /// call: two atomic operations where one is needed (BENCHMARKS.md, fourteenth round).
+    ///
+    /// Of a lazy source, the child is lazy too, and the step is parked only when a reader
+    /// demands the child (`connectsOnDemand`): until then nothing runs, and the step holds the
+    /// source and its transform but not the child. Through `_derive`, a lazy source's child cost
+    /// a closure to connect, the links' extras, a closure for the callback and the array of
+    /// sources: four allocations more (BENCHMARKS.md, twentieth round).
     @inlinable @inline(__always)
     func _attachStep<NewValue, NewFailure, Step: ChildStep<Value, Failure, NewValue, NewFailure>>(
         _ step: Unmanaged<Step>, fileID: StaticString, line: UInt
     ) -> Future<NewValue, NewFailure> {
+        if _isLazyKind {
+            let links = step.takeRetainedValue()
+            links.connectsOnDemand = true
+            return Future<NewValue, NewFailure>(
+                kind: .lazyDerived, links: .holding(links), work: nil, fileID: fileID, line: line)
+        }
         let child = Future<NewValue, NewFailure>(
             kind: .derived, links: step._withUnsafeGuaranteedRef { .holding($0) }, work: nil, fileID: fileID,
             line: line)
@@ -157,29 +164,24 @@ extension Future {
             }
             if ran, let child { return child }
         }
-        if !_isLazyKind {
-            // A source that is not lazy, pending (or resolved, on a thread running callbacks): the
-            // child's links are its callback (`FlatMapStep`), as for `map`. Through `_derive`, the
-            // callback was a closure with a context of its own, one allocation more per step; and
-            // jemalloc did not reuse the memory of a chain of 100,000 such steps, resolved while
-            // each step made its inner future: every run of the chain touched fresh pages, about
-            // 4,600 page faults per run against 575 now.
-            let step = Unmanaged.passRetained(
-                FlatMapStep<Value, Failure, NewValue, NewFailure, TransformFailure, InnerFailure>(
-                    source: .passUnretained(self), transform: transform
-                ) { step, parent in
-                    let step = unsafeDowncast(
-                        step, to: FlatMapStep<Value, Failure, NewValue, NewFailure, TransformFailure, InnerFailure>.self
-                    )
-                    guard let (child, transform) = step.take() else { return }
-                    // `consume`, as in `map`'s step.
-                    Self._resolve(child, from: parent, flatMapping: consume transform)
-                })
-            return _attachStep(step, fileID: fileID, line: line)
-        }
-        return _derive(fileID: fileID, line: line) { parent, child in
-            Self._resolve(child, from: parent, flatMapping: transform)
-        }
+        // A source pending (or resolved, on a thread running callbacks), or lazy: the child's
+        // links are its callback (`FlatMapStep`), as for `map`. Through `_derive`, the
+        // callback was a closure with a context of its own, one allocation more per step; and
+        // jemalloc did not reuse the memory of a chain of 100,000 such steps, resolved while
+        // each step made its inner future: every run of the chain touched fresh pages, about
+        // 4,600 page faults per run against 575 now.
+        let step = Unmanaged.passRetained(
+            FlatMapStep<Value, Failure, NewValue, NewFailure, TransformFailure, InnerFailure>(
+                source: .passUnretained(self), transform: transform
+            ) { step, parent in
+                let step = unsafeDowncast(
+                    step, to: FlatMapStep<Value, Failure, NewValue, NewFailure, TransformFailure, InnerFailure>.self
+                )
+                guard let (child, transform) = step.take() else { return }
+                // `consume`, as in `map`'s step.
+                Self._resolve(child, from: parent, flatMapping: consume transform)
+            })
+        return _attachStep(step, fileID: fileID, line: line)
     }
 
     /// Resolves `child`, a `flatMap` of `parent`, which has resolved: with the outcome of the
@@ -396,11 +398,6 @@ extension Future {
         {
             return child
         }
-        guard !_isLazyKind else {
-            return _derive(fileID: fileID, line: line) { parent, child in
-                Self._resolve(child, from: parent, mappingError: transform)
-            }
-        }
         // A step, as `map`'s, of its own class (`MapErrorStep`): through `_derive`, the callback
         // was a closure with a context of its own, one allocation more per step.
         typealias Step = MapErrorStep<Value, Failure, NewFailure>
@@ -452,11 +449,6 @@ extension Future {
                 fileID: fileID, line: line, { Self._resolve($0, from: self, recovering: transform) })
         {
             return child
-        }
-        guard !_isLazyKind else {
-            return _derive(fileID: fileID, line: line) { parent, child in
-                Self._resolve(child, from: parent, recovering: transform)
-            }
         }
         // A step, as `map`'s (`MapStep`), whose transform takes the error.
         typealias Step = MapStep<Value, Failure, Value, NewFailure, Failure, Value, NewFailure>

@@ -51,6 +51,14 @@ class ChildStep<Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure:
         self.child = child
     }
 
+    /// Attaches `owner`, a child of a lazy source, and parks this step on `source`: the first
+    /// reader's demand does it (`_attachStepOnDemand`). Attached only now, a child that nobody
+    /// reads makes no cycle with its step, and is freed with it.
+    override final func connectOnDemand(owner: _FutureCore, source: _FutureCore) {
+        child = unsafeDowncast(owner, to: Future<NewValue, NewFailure>.self)
+        source.addResolutionCallbackForGood(parked: .step(self))
+    }
+
     override final func resolveOwner(from source: _FutureCore) {
         body(self, unsafeDowncast(source, to: Future<Value, Failure>.self))
     }
