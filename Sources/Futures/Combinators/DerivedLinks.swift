@@ -631,8 +631,9 @@ func walkUpstream(
 ) {
     // Up a chain first, while each future met has one source: no stack and no record of the
     // futures met, which cost three arrays (a third of a lazy future's `map` read). A future
-    // cannot be met twice on a chain unless its links form a cycle, which `wait(on:)` refuses;
-    // the chain's steps are bounded all the same, so that the walk ends whatever the links are.
+    // cannot be met twice on a chain unless its links form a cycle, which `wait(on:)` refuses
+    // (two racing `wait(on:)` calls could still close one): the chain's steps are bounded, so
+    // that the walk ends whatever the links are.
     var node = start
     for _ in 0..<chainWalkLimit {
         if stop() || node._isResolved { return }
