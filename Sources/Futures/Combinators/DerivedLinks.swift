@@ -44,9 +44,7 @@ class DerivedLinks: @unchecked Sendable {
     /// For a step that waits for a reader's demand (`connectsOnDemand`): clears the mark and
     /// returns the source to park the step on, once; `nil` for other links, or once taken.
     final func takeStepConnection() -> _FutureCore? {
-        guard connectsOnDemand else { return nil }
-        connectsOnDemand = false
-        return first.future
+        forgetStepConnection() ? first.future : nil
     }
 
     /// Clears the mark of a step that waits for a reader's demand (`connectsOnDemand`), for a

@@ -113,10 +113,11 @@ extension Future {
         _ step: Unmanaged<Step>, fileID: StaticString, line: UInt
     ) -> Future<NewValue, NewFailure> {
         if _isLazyKind {
-            let links = step.takeRetainedValue()
-            links.connectsOnDemand = true
+            // The reference `step` comes with is the links' own: no callback is parked yet.
+            step._withUnsafeGuaranteedRef { $0.connectsOnDemand = true }
             return Future<NewValue, NewFailure>(
-                kind: .lazyDerived, links: .holding(links), work: nil, fileID: fileID, line: line)
+                kind: .lazyDerived, links: .sources(.fromOpaque(step.toOpaque())), work: nil, fileID: fileID,
+                line: line)
         }
         let child = Future<NewValue, NewFailure>(
             kind: .derived, links: step._withUnsafeGuaranteedRef { .holding($0) }, work: nil, fileID: fileID,
