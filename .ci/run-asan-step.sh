@@ -2,8 +2,9 @@
 # The AddressSanitizer step of the CI, kept apart so that .ci/run can call it after the
 # ThreadSanitizer step:
 #
-#     step "tests under AddressSanitizer"
-#     bash .ci/run-asan-step.sh
+#     bash .ci/run-asan-step.sh build    # only the build (.ci/run runs it beside the TSan tests)
+#     bash .ci/run-asan-step.sh test     # only the tests, on that build
+#     bash .ci/run-asan-step.sh          # both
 #
 # Two flags matter on Linux with Swift 6.3.1:
 # --disable-xctest  SwiftPM also starts the XCTest runner (this package has no XCTest tests); it
@@ -14,9 +15,11 @@
 #                   '__asan_report_…'" warnings for ASan's runtime; lld prints none.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build --build-tests --sanitize=address --scratch-path .build-asan -Xswiftc -use-ld=lld
+phase=${1:-all}
+case "$phase" in build | test | all) ;; *) echo "usage: $0 [build|test]" >&2; exit 2 ;; esac
+[ "$phase" = test ] || swift build --build-tests --sanitize=address --scratch-path .build-asan -Xswiftc -use-ld=lld
 # No LeakSanitizer suppression: every leak fails the step. (LeakSanitizer cannot see the side
 # table of a live Swift object that had weak references, llvm/llvm-project#56751, so an object
 # kept for ever shows up as a leaked 32-byte side table: that is how the bounded `all`'s cycle
 # was found; docs/testing.md.)
-swift test --sanitize=address --scratch-path .build-asan --disable-xctest -Xswiftc -use-ld=lld --skip-build
+[ "$phase" = build ] || swift test --sanitize=address --scratch-path .build-asan --disable-xctest -Xswiftc -use-ld=lld --skip-build
