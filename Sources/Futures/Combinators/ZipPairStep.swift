@@ -9,6 +9,7 @@
 /// the two make a cycle while the zip is undecided, broken when it can never be decided:
 /// - it is decided (`resolveOwner(from:)`): the child is handed to the resolution;
 /// - the first source is freed pending (`abandonStep(into:)`): nothing can decide it now;
+/// - it is cancelled, which takes its callbacks back (`abandonStep(into:)` again);
 /// - the second is freed pending after the first succeeded, or the first succeeds after the
 ///   second was freed pending. Freed while the first is pending, the second leaves the child to
 ///   the first, whose failure still decides it.
@@ -95,11 +96,13 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
 
     override func abandonStep(into list: inout [Any]) {
         // Only a source's deinit or a callback taken back abandons a step. Taken back, the zip is
-        // decided already; freed, the first source can no longer be retained.
+        // decided already, or resolved by `cancel()`, which takes the callbacks back: nothing can
+        // decide it now, and the child, kept here, would keep this step (its links) for ever.
+        // Freed, the first source can no longer be retained.
         let firstIsGone = firstSource.future == nil
         let outcome = withArrivals { state -> Outcome in
-            guard state.child != nil else { return .none }
-            if firstIsGone { return Self.drop(&state) }
+            guard let child = state.child else { return .none }
+            if firstIsGone || child._isResolved { return Self.drop(&state) }
             state.secondLost = true
             return Self.decide(&state)
         }

@@ -180,6 +180,49 @@ struct ZipPairTests {
         #expect(watched.zip.isReleased && watched.canary.isReleased)
     }
 
+    @Test("a cancelled zip of two pending sources is freed, though its sources live on")
+    func cancelledZipIsFreed() {
+        // The zip's callbacks, taken back by the cancel, held the child until the zip was decided,
+        // and nothing could decide it any more: the child and its step kept each other for ever.
+        let first = Promise<Int, any Error>()
+        let second = Promise<Int, any Error>()
+        let box: WeakBox<_FutureCore> = {
+            let zipped = zip(first.future, second.future)
+            #expect(zipped.cancel())
+            return WeakBox(zipped)
+        }()
+        #expect(box.isReleased, "a cancelled zip was kept")
+        first.succeed(1)
+        second.succeed(2)
+        #expect(box.isReleased, "a cancelled zip was kept")
+    }
+
+    @Test("zips cancelled while their sources resolve on other threads are freed, and stay cancelled")
+    func cancelledWhileTheSourcesResolve() {
+        let boxes = Locked<[WeakBox<_FutureCore>]>([])
+        for round in 0..<300 {
+            let first = Promise<Int, any Error>()
+            let second = Promise<Int, any Error>()
+            let box: WeakBox<_FutureCore> = {
+                let zipped = zip(first.future, second.future)
+                DispatchQueue.concurrentPerform(iterations: 3) { index in
+                    switch index {
+                    case 0: _ = zipped.cancel()
+                    case 1: if round % 2 == 0 { first.succeed(1) } else { first.fail(TaggedError(tag: 1)) }
+                    default: second.succeed(2)
+                    }
+                }
+                // Whoever won, the zip is resolved, and a second look finds the same outcome.
+                #expect(zipped.isResolved)
+                let outcome = zipped.result(timeout: .zero).map { result in (try? result.get()) != nil }
+                #expect(outcome == zipped.result(timeout: .zero).map { result in (try? result.get()) != nil })
+                return WeakBox(zipped)
+            }()
+            boxes.withLock { $0.append(box) }
+        }
+        #expect(eventually { boxes.withLock { $0.allSatisfy(\.isReleased) } })
+    }
+
     @Test("zips whose second source is freed while the first succeeds on another thread are freed", arguments: [1, 4])
     func freedFromManyThreads(threads: Int) {
         let boxes = Locked<[WeakBox<_FutureCore>]>([])
