@@ -1,5 +1,5 @@
-/// The links of a `zip` of two futures that are not lazy, which are also the callback it parks on
-/// both (`ParkedCallback.step`), with what has arrived: one object where the zip of any number
+/// The links of a `zip` of two futures, which are also the callback it parks on both
+/// (`ParkedCallback.step`), with what has arrived: one object where the zip of any number
 /// made eleven (a closure per source, a lock box, its arrays, the decision's array and cursor).
 /// A `zip` of two pending promises cost 20 allocations, the promises' two futures included,
 /// against 7 for NIO's `and` (BENCHMARKS.md, seventeenth round).
@@ -63,6 +63,16 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
     private let body: Body
 
     /// The links of a zip of `first` and `second`, which `attach(_:)` gives its child next.
+    /// Of a lazy zip, both sources until the first reader's demand connects the step
+    /// (`connectOnDemand(owner:source:)`), a `cancel()` lets go of them (`abandonStep(into:)`), or
+    /// the step is freed with its child. Held strongly: the links only watch a source that is not
+    /// lazy, and a resolved one that nobody else holds, `Future(value:)` made in the call, would
+    /// be gone by the time the zip is read. (A lazy source is held by the links too, which let go
+    /// of it inside the release trampoline first: so an unread chain of lazy zips is still freed
+    /// link by link.) Written by `connectOnDemandLater` before the child exists,
+    /// then only by the thread that clears `connectsOnDemand` under the child's stripe lock.
+    @exclusivity(unchecked) private var sourcesToConnect: (_FutureCore, _FutureCore)?
+
     @usableFromInline
     init(first: _FutureCore, second: _FutureCore, body: @escaping Body) {
         firstSource = WatchedSource(first)
@@ -78,6 +88,25 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
     }
 
     /// Runs `body` on the arrivals under the child's stripe lock.
+    /// Makes this the links of a lazy zip: nothing is parked until a reader demands the child.
+    /// Parked at once, the step would make the child and its lazy sources keep each other, a
+    /// cycle that nothing breaks if the zip is never read.
+    @usableFromInline
+    func connectOnDemandLater(first: _FutureCore, second: _FutureCore) {
+        sourcesToConnect = (first, second)
+        connectsOnDemand = true
+    }
+
+    override func connectOnDemand(owner: _FutureCore, source: _FutureCore) {
+        guard let (first, second) = sourcesToConnect.take() else { return }
+        attach(owner)
+        let firstRegistration = first.addResolutionCallback(parked: .step(self))
+        let secondRegistration = second.addResolutionCallback(parked: .step(self))
+        // Taken back at once if the zip was decided or cancelled meanwhile, as for a zip that is
+        // not lazy.
+        owner.keep(firstRegistration, secondRegistration)
+    }
+
     private func withArrivals(_ body: (inout Arrivals) -> Outcome) -> Outcome {
         ParkingLot.withStripe(forKey: childKey) { stripe in
             stripe.withLock { body(&arrivals) }
@@ -95,6 +124,12 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
     }
 
     override func abandonStep(into list: inout [Any]) {
+        // A lazy zip let go of before a reader connected it: only its sources to let go of.
+        if let (first, second) = sourcesToConnect.take() {
+            list.append(first)
+            list.append(second)
+            return
+        }
         // Only a source's deinit or a callback taken back abandons a step. Taken back, the zip is
         // decided already, or resolved by `cancel()`, which takes the callbacks back: nothing can
         // decide it now, and the child, kept here, would keep this step (its links) for ever.

@@ -257,6 +257,63 @@ struct CancellationTests {
         print("lazy \(flatMap ? "flatMap" : "map"), first read against cancel: \(outcomes)")
     }
 
+    @Test(
+        "a first read racing a cancel of a lazy zip: one wins, and nothing is kept",
+        arguments: [false, true])
+    func firstReadRacesCancelOfLazyZip(secondIsLazy: Bool) {
+        let racers = RacingThreads(count: 2)
+        defer { racers.stop() }
+        var outcomes = (read: 0, cancelled: 0)
+        for round in 0..<300 {
+            let runs = CallCounter()
+            var zipped: Future<(Int, Int), any Error>?
+            var boxes: [WeakBox<Future<Int, any Error>>] = []
+            do {
+                let first: Future<Int, any Error> = LazyFuture { () throws -> Int in
+                    runs.increment()
+                    return round
+                }
+                // Not lazy, made in the call and held by nothing else: the zip must keep it until
+                // it is read.
+                let second: Future<Int, any Error> =
+                    secondIsLazy ? LazyFuture { () throws -> Int in 1 } : Future(value: 1)
+                boxes = [WeakBox(first), WeakBox(second)]
+                zipped = zip(first, second)
+            }
+            let zipBox = zipped.map { WeakBox<Future<(Int, Int), any Error>>($0) }
+            let seen = Locked<Int?>(nil)
+            racers.race { [zipped] index in
+                guard let zipped else { return }
+                if index == 0 {
+                    // A read takes longer to reach the step than a cancel: the cancel starts later
+                    // by a different amount each round, so that both orders, and a connection that
+                    // loses to the cancel, happen.
+                    var delay = 0
+                    for step in 0..<(round % 30) * 400 { delay &+= step }
+                    _ = delay
+                    _ = zipped.cancel()
+                } else {
+                    seen.withLock { $0 = (try? zipped.value).map { $0.0 + $0.1 } }
+                }
+            }
+            let cancelled = zipped?.isCancelled ?? false
+            if cancelled { outcomes.cancelled += 1 } else { outcomes.read += 1 }
+            #expect(seen.withLock { $0 } == (cancelled ? nil : round + 1), "round \(round)")
+            #expect(runs.value <= 1)
+            if !cancelled { #expect(runs.value == 1) }
+            // Resolved, read or cancelled, the zip holds neither source, though it lives on.
+            let sourcesReleased = eventually { boxes.allSatisfy(\.isReleased) }
+            #expect(sourcesReleased, "round \(round): the resolved zip kept a source")
+            zipped = nil
+            // The step holds the child once it is connected, until it is decided or cancelled:
+            // a connection that loses to the cancel must let go of it too.
+            let released = sourcesReleased && eventually { zipBox?.isReleased ?? false }
+            #expect(released, "round \(round): the zip was kept")
+            guard released else { return }
+        }
+        print("lazy zip, first read against cancel: \(outcomes)")
+    }
+
     @Test("cancelling a future from an async closure cancels its task")
     func cancelCancelsTask() async {
         let sawCancellation = Promise<Void, Never>()

@@ -180,6 +180,55 @@ struct ZipPairTests {
         #expect(watched.zip.isReleased && watched.canary.isReleased)
     }
 
+    @Test("a zip of a lazy future is lazy, keeps a source made in the call until it is read, and is freed")
+    func lazyPair() {
+        for read in [false, true] {
+            let runs = CallCounter()
+            var boxes: [WeakBox<Future<Int, Never>>] = []
+            var zipBox: WeakBox<Future<(Int, Int), Never>>?
+            do {
+                let zipped: Future<(Int, Int), Never> = {
+                    let lazy = LazyFuture {
+                        runs.increment()
+                        return 1
+                    }
+                    // Held by nothing but the zip, which only watches a source that is not lazy.
+                    let resolved = Future<Int, Never>(value: 2)
+                    boxes = [WeakBox(lazy), WeakBox(resolved)]
+                    return zip(lazy, resolved)
+                }()
+                zipBox = WeakBox(zipped)
+                #expect(runs.value == 0)
+                #expect(!zipped.isResolved)
+                #expect(!boxes[1].isReleased)
+                if read {
+                    let (one, two) = zipped.value
+                    #expect(one == 1 && two == 2)
+                    let again = zipped.value
+                    #expect(again == (1, 2))
+                }
+            }
+            #expect(runs.value == (read ? 1 : 0))
+            #expect(zipBox?.isReleased ?? false, "read: \(read)")
+            let sourcesReleased = boxes.allSatisfy(\.isReleased)
+            #expect(sourcesReleased, "read: \(read)")
+        }
+    }
+
+    @Test("a zip of a lazy future and a pending promise resolves when both have, from any order")
+    func lazyAndPending() {
+        for promiseFirst in [false, true] {
+            let promise = Promise<String, TaggedError>()
+            let zipped = zip(LazyFuture { () throws(TaggedError) -> Int in 1 }, promise.future)
+            if promiseFirst { promise.succeed("two") }
+            let reader = Thread { _ = try? zipped.value }
+            reader.start()
+            if !promiseFirst { promise.succeed("two") }
+            let pair = try? zipped.value
+            #expect(pair?.0 == 1 && pair?.1 == "two")
+        }
+    }
+
     @Test("a cancelled zip of two pending sources is freed, though its sources live on")
     func cancelledZipIsFreed() {
         // The zip's callbacks, taken back by the cancel, held the child until the zip was decided,

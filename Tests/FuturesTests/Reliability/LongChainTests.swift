@@ -47,6 +47,26 @@ struct LongChainTests {
     #endif
 
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
+        @Test("an unread lazy chain of 100,000 zips is freed without overflowing the stack")
+        func droppingAnUnreadZipChain() async {
+            // A lazy zip's step holds both sources until a reader connects it: freed unread, it must
+            // let go of them inside the release trampoline, not from its own deinit.
+            await oneExitTestAtATime {
+                await #expect(processExitsWith: .success) {
+                    weak var weakRoot: LazyFuture<Int, Never>?
+                    do {
+                        let root = LazyFuture { 0 }
+                        weakRoot = root
+                        var end: Future<Int, Never> = root
+                        for _ in 0..<LongChainTests.length { end = zip(end, Future(value: 1)).map { $0 + $1 } }
+                    }
+                    guard weakRoot == nil else { fatalError("the dropped chain's root is still alive") }
+                }
+            }
+        }
+    #endif
+
+    #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test(
             "a pending chain of 100,000 maps and flatMaps on a promise, dropped, is freed without overflowing the stack"
         )
@@ -97,6 +117,23 @@ struct LongChainTests {
             weakRoot = root
             var end: Future<Int, Never> = root
             for _ in 0..<Self.length { end = end.map { $0 + 1 } }
+            #expect(end.value == Self.length)
+        }
+        #expect(runs.value == 1)
+        #expect(weakRoot == nil)
+    }
+
+    @Test("reading the end of a lazy chain of 100,000 zips runs it, once, and frees it")
+    func readingALazyZipChain() {
+        let runs = CallCounter()
+        weak var weakRoot: LazyFuture<Int, Never>?
+        do {
+            let root = LazyFuture {
+                runs.increment(); return 0
+            }
+            weakRoot = root
+            var end: Future<Int, Never> = root
+            for _ in 0..<Self.length { end = zip(end, LazyFuture { 1 }).map { $0 + $1 } }
             #expect(end.value == Self.length)
         }
         #expect(runs.value == 1)
