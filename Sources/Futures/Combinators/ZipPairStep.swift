@@ -14,6 +14,10 @@
 ///   second was freed pending. Freed while the first is pending, the second leaves the child to
 ///   the first, whose failure still decides it.
 ///
+/// Of a lazy source, the step is parked only when a reader first demands the zip
+/// (`connectOnDemand(owner:source:)`, as a lazy `map`'s step is): parked at once, it would make
+/// the child and its lazy sources keep each other for ever if the zip is never read.
+///
 /// What arrives is read and written under the child's stripe lock, which guards its links (this
 /// object) already: the two sources resolve on any threads, and a source's deinit may abandon the
 /// step while the other one's resolution runs it. A lock of its own cost two allocations (a

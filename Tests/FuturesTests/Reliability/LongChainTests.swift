@@ -125,6 +125,8 @@ struct LongChainTests {
 
     @Test("reading the end of a lazy chain of 100,000 zips runs it, once, and frees it")
     func readingALazyZipChain() {
+        // 20,000 links under ThreadSanitizer, where 100,000 took 25 s; the other runs check 100,000.
+        let length = runsUnderThreadSanitizer ? Self.length / 5 : Self.length
         let runs = CallCounter()
         weak var weakRoot: LazyFuture<Int, Never>?
         do {
@@ -133,8 +135,8 @@ struct LongChainTests {
             }
             weakRoot = root
             var end: Future<Int, Never> = root
-            for _ in 0..<Self.length { end = zip(end, LazyFuture { 1 }).map { $0 + $1 } }
-            #expect(end.value == Self.length)
+            for _ in 0..<length { end = zip(end, LazyFuture { 1 }).map { $0 + $1 } }
+            #expect(end.value == length)
         }
         #expect(runs.value == 1)
         #expect(weakRoot == nil)

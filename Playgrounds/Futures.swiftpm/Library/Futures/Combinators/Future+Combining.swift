@@ -48,10 +48,12 @@ public func zip<A: Sendable, B: Sendable, Failure: Error>(
 ) -> Future<(A, B), Failure> {
     // Two futures, the common case, in one object for the child's links, both callbacks and what
     // has arrived (`_ZipPairStep`): 7 allocations for a zip of two pending promises, theirs
-    // included, where the zip of any number made 20 (BENCHMARKS.md, seventeenth round). A lazy
-    // source needs the connection on demand, which that zip has.
-    if first._isLazyKind || second._isLazyKind { return _zipOfEach(first, second, fileID: fileID, line: line) }
-    if first._isResolvedForDerivingAtOnce, second._isResolvedForDerivingAtOnce {
+    // included, where the zip of any number made 20 (BENCHMARKS.md, seventeenth round). Of a lazy
+    // source, the zip is lazy, and the step is parked when a reader first demands it: through the
+    // zip of any number, a read of a zip of two lazy futures cost 2.6 times the instructions
+    // (BENCHMARKS.md, twenty-first round).
+    let lazy = first._isLazyKind || second._isLazyKind
+    if !lazy, first._isResolvedForDerivingAtOnce, second._isResolvedForDerivingAtOnce {
         // Decided now, as the sources' callbacks would decide it at once: no links, no callbacks.
         let child = Future<(A, B), Failure>(kind: .derived, links: .none, work: nil, fileID: fileID, line: line)
         switch (first._result, second._result) {
@@ -79,6 +81,10 @@ public func zip<A: Sendable, B: Sendable, Failure: Error>(
                         unsafeDowncast(b, to: Future<B, Failure>.self)._successValueUnchecked
                     )))
         }
+    }
+    if lazy {
+        step.connectOnDemandLater(first: first, second: second)
+        return Future<(A, B), Failure>(kind: .lazyDerived, links: .holding(step), work: nil, fileID: fileID, line: line)
     }
     let child = Future<(A, B), Failure>(kind: .derived, links: .holding(step), work: nil, fileID: fileID, line: line)
     step.attach(child)
