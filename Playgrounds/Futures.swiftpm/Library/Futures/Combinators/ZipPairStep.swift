@@ -67,7 +67,6 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
     private let firstSource: WatchedSource
     private let body: Body
 
-    /// The links of a zip of `first` and `second`, which `attach(_:)` gives its child next.
     /// Of a lazy zip, both sources until the first reader's demand connects the step
     /// (`connectOnDemand(owner:source:)`), a `cancel()` lets go of them (`abandonStep(into:)`), or
     /// the step is freed with its child. Held strongly: the links only watch a source that is not
@@ -78,6 +77,7 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
     /// then only by the thread that clears `connectsOnDemand` under the child's stripe lock.
     @exclusivity(unchecked) private var sourcesToConnect: (_FutureCore, _FutureCore)?
 
+    /// The links of a zip of `first` and `second`, which `attach(_:)` gives its child next.
     @usableFromInline
     init(first: _FutureCore, second: _FutureCore, body: @escaping Body) {
         firstSource = WatchedSource(first)
@@ -92,7 +92,6 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
         childKey = ObjectIdentifier(child)
     }
 
-    /// Runs `body` on the arrivals under the child's stripe lock.
     /// Makes this the links of a lazy zip: nothing is parked until a reader demands the child.
     /// Parked at once, the step would make the child and its lazy sources keep each other, a
     /// cycle that nothing breaks if the zip is never read.
@@ -102,6 +101,8 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
         connectsOnDemand = true
     }
 
+    /// Parks the step on both sources for `owner`, the zip, when a reader first demands it
+    /// (`source`, the first, is in `sourcesToConnect` too).
     override func connectOnDemand(owner: _FutureCore, source: _FutureCore) {
         guard let (first, second) = sourcesToConnect.take() else { return }
         attach(owner)
@@ -112,6 +113,7 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
         owner.keep(firstRegistration, secondRegistration)
     }
 
+    /// Runs `body` on the arrivals under the child's stripe lock.
     private func withArrivals(_ body: (inout Arrivals) -> Outcome) -> Outcome {
         ParkingLot.withStripe(forKey: childKey) { stripe in
             stripe.withLock { body(&arrivals) }
