@@ -164,7 +164,7 @@ class DerivedLinks: @unchecked Sendable {
         get {
             // One array, of its final size: `[first] + moreSources.compactMap(\.future)` made three,
             // 856 instructions of a lazy `zip`'s read (BENCHMARKS.md, twenty-first round).
-            let more = extras?.moreSources ?? []
+            let more = moreSources
             var sources: [_FutureCore] = []
             sources.reserveCapacity(1 + more.count)
             if let first = first.future { sources.append(first) }

@@ -52,8 +52,8 @@ class ChildStep<Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure:
     }
 
     /// Attaches `owner`, a child of a lazy source, and parks this step on `source`: the first
-    /// reader's demand does it (`DerivedLinks.connectsOnDemand`, set by `_attachStep`). Attached only now, a child that nobody
-    /// reads makes no cycle with its step, and is freed with it.
+    /// reader's demand does it (`DerivedLinks.connectsOnDemand`, set by `_attachStep`). Attached
+    /// only now, a child that nobody reads makes no cycle with its step, and is freed with it.
     override final func connectOnDemand(owner: _FutureCore, source: _FutureCore) {
         child = unsafeDowncast(owner, to: Future<NewValue, NewFailure>.self)
         source.addResolutionCallbackForGood(parked: .step(self))

@@ -73,8 +73,8 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
     /// lazy, and a resolved one that nobody else holds, `Future(value:)` made in the call, would
     /// be gone by the time the zip is read. (A lazy source is held by the links too, which let go
     /// of it inside the release trampoline first: so an unread chain of lazy zips is still freed
-    /// link by link.) Written by `connectOnDemandLater` before the child exists,
-    /// then only by the thread that clears `connectsOnDemand` under the child's stripe lock.
+    /// link by link.) Written by `connectOnDemandLater` before the child exists, then only by the
+    /// thread that clears `connectsOnDemand` under the child's stripe lock.
     @exclusivity(unchecked) private var sourcesToConnect: (_FutureCore, _FutureCore)?
 
     /// The links of a zip of `first` and `second`, which `attach(_:)` gives its child next.
