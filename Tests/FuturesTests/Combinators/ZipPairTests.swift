@@ -229,6 +229,27 @@ struct ZipPairTests {
         }
     }
 
+    @Test("a reader of a zip finds the lazy work of its second source, blocking or not")
+    func secondSourceWalked() {
+        // The first source is resolved: only a walk up the second finds work to run. Read on a
+        // thread of its own, so that a reader that missed it fails the test instead of hanging it.
+        let blocking = zip(Future<Int, Never>(value: 1), LazyFuture { 2 })
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            _ = blocking.value
+            done.signal()
+        }.start()
+        #expect(done.wait(timeout: .now() + 30) == .success, "the blocking reader did not run the second source")
+        // A read that must not block starts the work on a context, found by the same walk.
+        let started = zip(Future<Int, Never>(value: 1), LazyFuture { 2 })
+        let pair = started.result(timeout: .seconds(30))
+        if case .success(let value)? = pair {
+            #expect(value == (1, 2))
+        } else {
+            Issue.record("the non-blocking read did not start the second source")
+        }
+    }
+
     @Test("a cancelled zip of two pending sources is freed, though its sources live on")
     func cancelledZipIsFreed() {
         // The zip's callbacks, taken back by the cancel, held the child until the zip was decided,

@@ -50,7 +50,9 @@ struct LongChainTests {
         @Test("an unread lazy chain of 100,000 zips is freed without overflowing the stack")
         func droppingAnUnreadZipChain() async {
             // A lazy zip's step holds both sources until a reader connects it: freed unread, it must
-            // let go of them inside the release trampoline, not from its own deinit.
+            // let go of them inside the release trampoline, not from its own deinit. The chain
+            // goes through the first source and the second in turn: the step keeps its second in
+            // a field of its own, not in the links' extras.
             await oneExitTestAtATime {
                 await #expect(processExitsWith: .success) {
                     weak var weakRoot: LazyFuture<Int, Never>?
@@ -58,7 +60,11 @@ struct LongChainTests {
                         let root = LazyFuture { 0 }
                         weakRoot = root
                         var end: Future<Int, Never> = root
-                        for _ in 0..<LongChainTests.length { end = zip(end, Future(value: 1)).map { $0 + $1 } }
+                        for index in 0..<LongChainTests.length {
+                            end =
+                                index.isMultiple(of: 2)
+                                ? zip(end, Future(value: 1)).map { $0 + $1 } : zip(Future(value: 1), end).map { $0 + $1 }
+                        }
                     }
                     guard weakRoot == nil else { fatalError("the dropped chain's root is still alive") }
                 }
@@ -135,7 +141,12 @@ struct LongChainTests {
             }
             weakRoot = root
             var end: Future<Int, Never> = root
-            for _ in 0..<length { end = zip(end, LazyFuture { 1 }).map { $0 + $1 } }
+            // Through the first source and the second in turn, as the unread chain above.
+            for index in 0..<length {
+                end =
+                    index.isMultiple(of: 2)
+                    ? zip(end, LazyFuture { 1 }).map { $0 + $1 } : zip(LazyFuture { 1 }, end).map { $0 + $1 }
+            }
             #expect(end.value == length)
         }
         #expect(runs.value == 1)
