@@ -61,9 +61,8 @@ struct LongChainTests {
                         weakRoot = root
                         var end: Future<Int, Never> = root
                         for index in 0..<LongChainTests.length {
-                            end =
-                                index.isMultiple(of: 2)
-                                ? zip(end, Future(value: 1)).map { $0 + $1 } : zip(Future(value: 1), end).map { $0 + $1 }
+                            let one = Future<Int, Never>(value: 1)
+                            end = (index.isMultiple(of: 2) ? zip(end, one) : zip(one, end)).map { $0 + $1 }
                         }
                     }
                     guard weakRoot == nil else { fatalError("the dropped chain's root is still alive") }
@@ -143,9 +142,8 @@ struct LongChainTests {
             var end: Future<Int, Never> = root
             // Through the first source and the second in turn, as the unread chain above.
             for index in 0..<length {
-                end =
-                    index.isMultiple(of: 2)
-                    ? zip(end, LazyFuture { 1 }).map { $0 + $1 } : zip(LazyFuture { 1 }, end).map { $0 + $1 }
+                let one = LazyFuture { 1 }
+                end = (index.isMultiple(of: 2) ? zip(end, one) : zip(one, end)).map { $0 + $1 }
             }
             #expect(end.value == length)
         }
