@@ -31,6 +31,16 @@ class DerivedLinks: @unchecked Sendable {
     /// on that source: the first reader's demand parks it (`takeStepConnection()`). Beside
     /// `hasTableCallbacks`, in the same word: a step is no larger for it.
     @exclusivity(unchecked) @usableFromInline final var connectsOnDemand = false
+    /// Whether these links are a `zip` of two's step (`_ZipPairStep`), which keeps its second
+    /// source and its callbacks' registrations in fields of its own instead of the extras: the
+    /// walks and the resolution below ask it for them (`pairedSource()`,
+    /// `takePaired(more:detachments:)`). In the same word as the two above.
+    ///
+    /// A second source held strongly (a lazy one) is released with the step, not handed to the
+    /// release trampoline here: the step is freed from its owner's deinit, whose release of its
+    /// first source already went through the trampoline, and the unread chain of 100,000 zips
+    /// through either source (`LongChainTests`) is freed without deep recursion either way.
+    @exclusivity(unchecked) final var keepsPair = false
 
     /// Takes out the closure that registers the callbacks that resolve the owner, to run it once;
     /// `nil` for a future connected when it was made, or already connected.
@@ -115,20 +125,25 @@ class DerivedLinks: @unchecked Sendable {
         source._withUnsafeGuaranteedRef { first = Upstream($0) }
     }
 
-    /// The links of a future derived from `first` and `second` (`_ZipPairStep`), without the
-    /// arrays of `init(upstreams:connect:)`.
-    init(first: _FutureCore, second: _FutureCore) {
-        self.first = Upstream(first)
-        moreSources = [Upstream(second)]
-    }
+    /// The second source of links that keep a pair (`keepsPair`), if it is still alive; `nil`
+    /// for other links.
+    func pairedSource() -> _FutureCore? { nil }
+
+    /// For links that keep a pair, under the lock: moves the second source into `more` if it was
+    /// held strongly (a watched one is dropped here), and the registrations still to take back
+    /// into `detachments`. Nothing for other links.
+    func takePaired(more: inout [Upstream], detachments: inout [Detachment]) {}
 
     private final func setFirst(_ source: _FutureCore?) {
-        first = source.map(Upstream.init) ?? Upstream()
+        first = source.map { Upstream($0) } ?? Upstream()
     }
 
     private final func setSources(_ sources: [_FutureCore]) {
+        // A zip of two's step never switches sources (only a `flatMap`'s child and a bounded
+        // `all` do): its second would stay beside the new ones.
+        assert(!keepsPair, "the sources of a zip of two were replaced")
         setFirst(sources.first)
-        moreSources = sources.count > 1 ? sources.dropFirst().map(Upstream.init) : []
+        moreSources = sources.count > 1 ? sources.dropFirst().map { Upstream($0) } : []
     }
 
     /// Puts `source` in `slot` of the sources (slot 0 is the first, the others follow in order,
@@ -152,7 +167,7 @@ class DerivedLinks: @unchecked Sendable {
     /// The futures the owner waits on now that are still alive, without an array when there is
     /// one (most derived futures): what a walk up the links follows.
     final var sourcesToWalk: SourcesToWalk {
-        if extras?.moreSources.isEmpty ?? true {
+        if !keepsPair, extras?.moreSources.isEmpty ?? true {
             if let future = first.future { return .one(future) }
             return .several([])
         }
@@ -166,8 +181,9 @@ class DerivedLinks: @unchecked Sendable {
             // 856 instructions of a lazy `zip`'s read (BENCHMARKS.md, twenty-first round).
             let more = moreSources
             var sources: [_FutureCore] = []
-            sources.reserveCapacity(1 + more.count)
+            sources.reserveCapacity(1 + more.count + (keepsPair ? 1 : 0))
             if let first = first.future { sources.append(first) }
+            if keepsPair, let second = pairedSource() { sources.append(second) }
             for source in more {
                 if let future = source.future { sources.append(future) }
             }
@@ -190,10 +206,13 @@ class DerivedLinks: @unchecked Sendable {
     /// empties them here, with the parked readers' wake-ups: `takeForResolution()` without copies.
     final func takeForResolution(owned: inout _FutureCore?, more: inout [Upstream], detachments: inout [Detachment]) {
         owned = first.take()
-        guard let extras else { return }
-        if !extras.parkedReaders.isEmpty { extras.parkedReaders = [] }
-        if !extras.moreSources.isEmpty { swap(&more, &extras.moreSources) }
-        if !extras.detachments.isEmpty { swap(&detachments, &extras.detachments) }
+        if let extras {
+            if !extras.parkedReaders.isEmpty { extras.parkedReaders = [] }
+            if !extras.moreSources.isEmpty { swap(&more, &extras.moreSources) }
+            if !extras.detachments.isEmpty { swap(&detachments, &extras.detachments) }
+        }
+        // After the swaps, which would drop what it appends.
+        if keepsPair { takePaired(more: &more, detachments: &detachments) }
     }
 
     /// Hands what the links hold to the release trampoline, so that freeing a long unread chain
@@ -298,6 +317,12 @@ struct Upstream {
 
     init(_ future: _FutureCore) {
         link = future.isHeldStronglyByDerivedFutures ? .owned(future) : .watched(WatchedSource(future))
+    }
+
+    /// A link that holds `future` strongly, whatever its kind: one that a link held so already,
+    /// moved into another (`_ZipPairStep.takePaired(more:detachments:)`).
+    init(holding future: _FutureCore) {
+        link = .owned(future)
     }
 
     /// An empty link: a free slot of `DerivedLinks.replaceSource(inSlot:with:)`.
@@ -580,23 +605,6 @@ extension _FutureCore {
         }
         if kept != true {
             for registration in registrations { _FutureCore.removeResolutionCallback(registration) }
-        }
-    }
-
-    /// Keeps two registrations as `keep(_:)` keeps one, under one lock and without an array.
-    @usableFromInline
-    final func keep(_ first: CallbackRegistration?, _ second: CallbackRegistration?) {
-        guard first != nil || second != nil else { return }
-        let kept = withLinks { links -> Bool in
-            guard !_isResolved else { return false }
-            links.detachments.reserveCapacity(links.detachments.count + 2)
-            if let first { links.detachments.append(.callback(first)) }
-            if let second { links.detachments.append(.callback(second)) }
-            return true
-        }
-        if kept != true {
-            if let first { _FutureCore.removeResolutionCallback(first) }
-            if let second { _FutureCore.removeResolutionCallback(second) }
         }
     }
 

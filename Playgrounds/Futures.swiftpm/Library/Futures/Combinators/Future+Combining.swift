@@ -47,8 +47,9 @@ public func zip<A: Sendable, B: Sendable, Failure: Error>(
     line: UInt = #line
 ) -> Future<(A, B), Failure> {
     // Two futures, the common case, in one object for the child's links, both callbacks and what
-    // has arrived (`_ZipPairStep`): 7 allocations for a zip of two pending promises, theirs
-    // included, where the zip of any number made 20 (BENCHMARKS.md, seventeenth round). Of a lazy
+    // has arrived (`_ZipPairStep`): 4 allocations for a zip of two pending promises, theirs
+    // included, where the zip of any number made 20 (BENCHMARKS.md, seventeenth and twenty-second
+    // rounds). Of a lazy
     // source, the zip is lazy, and the step is parked when a reader first demands it: through the
     // zip of any number, a read of a zip of two lazy futures cost 20,243 instructions and 23
     // allocations, against 12,469 and 12 (BENCHMARKS.md, twenty-first round).
@@ -92,7 +93,7 @@ public func zip<A: Sendable, B: Sendable, Failure: Error>(
     let secondRegistration = second._addResolutionCallback(parked: .step(step))
     // Taken back at once if the zip was decided meanwhile; otherwise when it is (a first source
     // that failed leaves nothing parked on a second that stays pending).
-    child.keep(firstRegistration, secondRegistration)
+    step.keep(firstRegistration, secondRegistration)
     return child
 }
 

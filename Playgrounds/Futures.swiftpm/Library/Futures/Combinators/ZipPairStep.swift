@@ -3,7 +3,8 @@
 /// (`ParkedCallback.step`), with what has arrived: one object where the zip of any number
 /// made eleven (a closure per source, a lock box, its arrays, the decision's array and cursor).
 /// A `zip` of two pending promises cost 20 allocations, the promises' two futures included,
-/// against 7 for NIO's `and` (BENCHMARKS.md, seventeenth round).
+/// against 7 for NIO's `and` (BENCHMARKS.md, seventeenth round); it costs 4 since the step keeps
+/// its second source and its registrations itself (twenty-second round).
 ///
 /// The step holds the child strongly until it is decided, as the callbacks of `zip` of any number
 /// do: a zip with only an `onSuccess` must still resolve. The child holds the step (its links), so
@@ -66,6 +67,16 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
     /// same) and to learn whether its deinit has begun.
     private let firstSource: WatchedSource
     private let body: Body
+    /// The second source, kept here rather than in the links' extras (`DerivedLinks.keepsPair`):
+    /// with the registrations below, a pending zip needs no extras and no arrays, three of the
+    /// seven allocations a zip of two pending promises cost, and its success takes back no
+    /// callback (BENCHMARKS.md, twenty-second round). Guarded as the links' own `first` is.
+    @exclusivity(unchecked) private var second: Upstream
+    /// The callbacks this step parked on the sources, to take back once the zip is decided
+    /// (`takePaired(more:detachments:)`); each is forgotten when its source arrives, whose
+    /// resolution handed the callback over already. Under the child's stripe lock.
+    @exclusivity(unchecked) private var firstRegistration: CallbackRegistration?
+    @exclusivity(unchecked) private var secondRegistration: CallbackRegistration?
 
     /// Of a lazy zip, both sources until the first reader's demand connects the step
     /// (`connectOnDemand(owner:source:)`), a `cancel()` lets go of them (`abandonStep(into:)`), or
@@ -82,7 +93,9 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
     init(first: _FutureCore, second: _FutureCore, body: @escaping Body) {
         firstSource = WatchedSource(first)
         self.body = body
-        super.init(first: first, second: second)
+        self.second = Upstream(second)
+        super.init(source: .passUnretained(first))
+        keepsPair = true
     }
 
     /// Gives the step its child, before the step is parked on the sources.
@@ -110,7 +123,42 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
         let secondRegistration = second.addResolutionCallback(parked: .step(self))
         // Taken back at once if the zip was decided or cancelled meanwhile, as for a zip that is
         // not lazy.
-        owner.keep(firstRegistration, secondRegistration)
+        keep(firstRegistration, secondRegistration)
+    }
+
+    /// Keeps the registrations of the callbacks this step parked on the sources, to take back
+    /// once the zip is decided; takes them back at once if it already is (or was cancelled).
+    ///
+    /// Under the child's stripe lock, which guards the links: a resolution publishes `resolved`
+    /// before it takes the links (`takePaired(more:detachments:)`) under that lock, so either it
+    /// takes these, or this sees the child resolved. A source that arrived already handed its
+    /// callback over: its registration is not kept.
+    @usableFromInline
+    func keep(_ first: CallbackRegistration?, _ second: CallbackRegistration?) {
+        guard first != nil || second != nil else { return }
+        let kept = ParkingLot.withStripe(forKey: childKey) { stripe in
+            stripe.withLock { () -> Bool in
+                guard let child = arrivals.child, !child._isResolved else { return false }
+                if arrivals.first == nil { firstRegistration = first }
+                if arrivals.second == nil { secondRegistration = second }
+                return true
+            }
+        }
+        if !kept {
+            if let first { _FutureCore.removeResolutionCallback(first) }
+            if let second { _FutureCore.removeResolutionCallback(second) }
+        }
+    }
+
+    override func pairedSource() -> _FutureCore? {
+        second.future
+    }
+
+    override func takePaired(more: inout [Upstream], detachments: inout [Detachment]) {
+        // A watched second is dropped here, under the lock: that frees no future.
+        if let owned = second.take() { more.append(Upstream(holding: owned)) }
+        if let registration = firstRegistration.take() { detachments.append(.callback(registration)) }
+        if let registration = secondRegistration.take() { detachments.append(.callback(registration)) }
     }
 
     /// Runs `body` on the arrivals under the child's stripe lock.
@@ -124,7 +172,14 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
         let isFirst = firstSource.isAt(source)
         let outcome = withArrivals { state -> Outcome in
             guard state.child != nil else { return .none }
-            if isFirst, state.first == nil { state.first = source } else { state.second = source }
+            // Its resolution handed this callback over: nothing to take back from it.
+            if isFirst, state.first == nil {
+                state.first = source
+                firstRegistration = nil
+            } else {
+                state.second = source
+                secondRegistration = nil
+            }
             return Self.decide(&state)
         }
         run(outcome)
