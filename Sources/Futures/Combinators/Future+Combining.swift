@@ -48,10 +48,10 @@ public func zip<A: Sendable, B: Sendable, Failure: Error>(
     // Two futures, the common case, in one object for the child's links, both callbacks and what
     // has arrived (`_ZipPairStep`): 4 allocations for a zip of two pending promises, theirs
     // included, where the zip of any number made 20 (BENCHMARKS.md, seventeenth and twenty-second
-    // rounds). Of a lazy
-    // source, the zip is lazy, and the step is parked when a reader first demands it: through the
-    // zip of any number, a read of a zip of two lazy futures cost 20,243 instructions and 23
-    // allocations, against 12,469 and 12 (BENCHMARKS.md, twenty-first round).
+    // rounds). Of a lazy source, the zip is lazy, and the step is parked when a reader first
+    // demands it: through the zip of any number, a read of a zip of two lazy futures cost 20,243
+    // instructions and 23 allocations, against 12,469 and 12 (BENCHMARKS.md, twenty-first round;
+    // 10,783 and 10 since the twenty-second).
     let lazy = first._isLazyKind || second._isLazyKind
     if !lazy, first._isResolvedForDerivingAtOnce, second._isResolvedForDerivingAtOnce {
         // Decided now, as the sources' callbacks would decide it at once: no links, no callbacks.
