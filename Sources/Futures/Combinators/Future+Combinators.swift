@@ -137,12 +137,12 @@ extension Future {
         switch parent._result {
         case .success(let value):
             do throws(TransformFailure) {
-                child.resolve(with: .success(try transform(value)))
+                child._resolveUncontended(with: .success(try transform(value)))
             } catch {
-                child.resolve(with: .failure(convertFailure(error)))
+                child._resolveUncontended(with: .failure(convertFailure(error)))
             }
         case .failure(let error):
-            child.resolve(with: .failure(convertFailure(error)), sourceCancelled: parent._isCancelled)
+            child._resolveUncontended(with: .failure(convertFailure(error)), sourceCancelled: parent._isCancelled)
         }
     }
 
@@ -199,18 +199,19 @@ extension Future {
             do throws(TransformFailure) {
                 inner = try transform(value)
             } catch {
-                child.resolve(with: .failure(convertFailure(error)))
+                child._resolveUncontended(with: .failure(convertFailure(error)))
                 return
             }
             if inner._isResolved {
                 // Nothing to wait on or to start: the child takes the inner future's outcome now.
-                child.resolve(with: inner._result.mapError { convertFailure($0) }, sourceCancelled: inner._isCancelled)
+                child._resolveUncontended(
+                    with: inner._result.mapError { convertFailure($0) }, sourceCancelled: inner._isCancelled)
                 return
             }
             child._wait(on: inner)
             child._resolve(whenResolved: inner)
         case .failure(let error):
-            child.resolve(with: .failure(convertFailure(error)), sourceCancelled: parent._isCancelled)
+            child._resolveUncontended(with: .failure(convertFailure(error)), sourceCancelled: parent._isCancelled)
         }
     }
 
@@ -226,7 +227,7 @@ extension Future {
         func resolved(_ result: Result<NewValue, NewFailure>, cancelled: Bool) -> Future<NewValue, NewFailure> {
             let child = Future<NewValue, NewFailure>(
                 kind: .derived, links: .none, work: nil, fileID: fileID, line: line)
-            child.resolve(with: result, sourceCancelled: cancelled)
+            child._resolveUncontended(with: result, sourceCancelled: cancelled)
             return child
         }
         let inner: Future<NewValue, InnerFailure>
@@ -419,9 +420,9 @@ extension Future {
     ) {
         switch parent._result {
         case .success(let value):
-            child.resolve(with: .success(value))
+            child._resolveUncontended(with: .success(value))
         case .failure(let error):
-            child.resolve(with: .failure(transform(error)), sourceCancelled: parent._isCancelled)
+            child._resolveUncontended(with: .failure(transform(error)), sourceCancelled: parent._isCancelled)
         }
     }
 
@@ -470,9 +471,13 @@ extension Future {
     ) {
         switch parent._result {
         case .success(let value):
-            child.resolve(with: .success(value))
+            child._resolveUncontended(with: .success(value))
         case .failure(let error):
-            child.resolve { () throws(NewFailure) in try transform(error) }
+            do throws(NewFailure) {
+                child._resolveUncontended(with: .success(try transform(error)))
+            } catch {
+                child._resolveUncontended(with: .failure(error))
+            }
         }
     }
 }

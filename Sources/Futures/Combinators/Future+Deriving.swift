@@ -50,6 +50,32 @@ extension Future {
         _complete(with: result, cancelling: sourceCancelled && Failure.self == (any Error).self, droppingLinks: true)
     }
 
+    /// Resolves this derived future, which no other thread can resolve, with its source's
+    /// outcome: `resolve(with:sourceCancelled:)` without the compare-and-swap that decides who
+    /// resolves (`beginCompletion`). The outcome goes into the empty slot, and one add publishes
+    /// it from `pending`, keeping the flags that readers and callbacks set meanwhile.
+    ///
+    /// Only for a child whose step resolves it once, and that nothing else can: the child of a
+    /// `map`, `recover`, `mapError`, or of a `flatMap` before it waits on an inner future (a
+    /// waiting child may be failed with ``FutureCycleError`` first), and whose `Failure` is not
+    /// `any Error`, the one type that `cancel()` can resolve. Any other child takes
+    /// `resolve(with:sourceCancelled:)`: its `Failure` is decided where the caller is
+    /// specialized, so the test costs nothing.
+    @inlinable
+    func _resolveUncontended(with result: Result<Value, Failure>, sourceCancelled: Bool = false) {
+        guard Failure.self != (any Error).self else {
+            resolve(with: result, sourceCancelled: sourceCancelled)
+            return
+        }
+        assert(
+            StateWord(raw: _state.load(ordering: .relaxed)).phase == .pending,
+            "a future resolved as uncontended was resolved by another thread")
+        var succeeded = false
+        if case .success = result { succeeded = true }
+        _fillEmptySlot(with: _FutureSlot(result))
+        _publishResolution(adding: StateWord.uncontendedPublishIncrement(succeeded: succeeded), droppingLinks: true)
+    }
+
     /// Resolves this derived future with `source`'s failure, if it failed: `zip`, `fold` and
     /// `reduce` decide by a source's failure.
     @inlinable

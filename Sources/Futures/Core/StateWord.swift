@@ -73,6 +73,13 @@ struct StateWord: Equatable, Sendable {
         (Phase.resolved.rawValue - Phase.completing.rawValue) | (succeeded ? succeededBit : 0)
     }
 
+    /// Added to a `pending` word to make it `resolved`, keeping every flag, for a future that no
+    /// other thread can resolve (`Future._resolveUncontended`): it skips `completing`.
+    @inlinable
+    static func uncontendedPublishIncrement(succeeded: Bool) -> UInt64 {
+        (Phase.resolved.rawValue - Phase.pending.rawValue) | (succeeded ? succeededBit : 0)
+    }
+
     // MARK: Fields
 
     @usableFromInline

@@ -28,8 +28,9 @@ final class ThreadState {
     /// The record a pool's monitor watches, on a pool's own worker threads; `nil` elsewhere.
     @exclusivity(unchecked) var worker: WorkerRecord?
 
-    /// Callbacks waiting to run on this thread, while it runs callbacks (`CallbackTrampoline`).
-    @exclusivity(unchecked) var pendingCallbacks: [PendingDelivery] = []
+    /// Callbacks waiting to run on this thread, while it runs callbacks (`CallbackTrampoline`);
+    /// `nil` where one was taken out to run.
+    @exclusivity(unchecked) var pendingCallbacks: [PendingDelivery?] = []
     /// The next entry of `pendingCallbacks` to run.
     @exclusivity(unchecked) var pendingCallbacksHead = 0
     @exclusivity(unchecked) var isRunningCallbacks = false

@@ -93,13 +93,12 @@ enum ParkedCallbacks {
 }
 
 /// Callbacks queued on a thread that runs callbacks (`CallbackTrampoline`), with the future they
-/// receive; `taken` once moved out to run.
+/// receive. The queue's place of one that was moved out to run holds `nil`: a placeholder with
+/// an empty list cost a release of the empty array, and one of the absent future, each time a
+/// delivery took its place (BENCHMARKS.md, twenty-third round).
 struct PendingDelivery {
-    var future: _FutureCore?
-    var callbacks: ParkedCallbacks
-
-    /// What an entry's place holds once the entry was moved out to run.
-    static var taken: PendingDelivery { PendingDelivery(future: nil, callbacks: .many([])) }
+    let future: _FutureCore
+    let callbacks: ParkedCallbacks
 }
 
 /// What `addResolutionCallback` returns for a callback it parked: enough to take that callback
@@ -191,10 +190,9 @@ enum CallbackTrampoline {
     /// queue held every one of them (100,000 futures for a chain of 100,000 maps).
     private static func runPending(_ state: ThreadState) {
         while state.pendingCallbacksHead < state.pendingCallbacks.count {
-            var delivery = PendingDelivery.taken
-            swap(&delivery, &state.pendingCallbacks[state.pendingCallbacksHead])
+            let delivery = state.pendingCallbacks[state.pendingCallbacksHead].take()
             state.pendingCallbacksHead += 1
-            if let future = delivery.future { delivery.callbacks.run(with: future) }
+            if let delivery { delivery.callbacks.run(with: delivery.future) }
         }
         state.pendingCallbacks.removeAll(keepingCapacity: true)
         state.pendingCallbacksHead = 0

@@ -14,7 +14,7 @@ class DerivedLinks: @unchecked Sendable {
 
     /// The first of the futures the owner waits on now, outside an array: most derived futures
     /// have one source. Emptied when the owner resolves.
-    @exclusivity(unchecked) private final var first = Upstream()
+    @exclusivity(unchecked) private final var first: Upstream
     /// What a link of a chain never uses (`DerivedLinksExtras`), made on its first write. Kept
     /// out of the links themselves, they make a `map` step's links smaller, and its deinit
     /// releases one optional instead of three empty arrays and a closure.
@@ -111,6 +111,7 @@ class DerivedLinks: @unchecked Sendable {
 
     @usableFromInline
     init(upstreams: [_FutureCore], connect: (@Sendable (_FutureCore) -> Void)?) {
+        first = Upstream()
         if let connect { madeExtras.connect = connect }
         if !upstreams.isEmpty { setSources(upstreams) }
     }
@@ -119,10 +120,12 @@ class DerivedLinks: @unchecked Sendable {
     ///
     /// `source` comes unretained, and is read borrowed: an initializer takes its arguments owned,
     /// so a reference passed as one was retained by the caller and released here, two atomic
-    /// operations on each `map` step, for a source that is only watched.
+    /// operations on each `map` step, for a source that is only watched. `first` is initialized
+    /// here, not given a default and assigned: the assignment destroyed the default first, an
+    /// outlined call on each step.
     @usableFromInline
     init(source: Unmanaged<_FutureCore>) {
-        source._withUnsafeGuaranteedRef { first = Upstream($0) }
+        first = source._withUnsafeGuaranteedRef { Upstream($0) }
     }
 
     /// The second source of links that keep a pair (`keepsPair`), if it is still alive; `nil`
@@ -192,27 +195,24 @@ class DerivedLinks: @unchecked Sendable {
         set { setSources(newValue) }
     }
 
-    /// Takes the sources and the detachments out, for a future that has resolved, and forgets its
-    /// parked readers' wake-ups: the caller releases and undoes them outside the lock.
-    final func takeForResolution() -> (TakenSources, [Detachment]) {
-        var owned: _FutureCore?
-        var more: [Upstream] = []
-        var detachments: [Detachment] = []
-        takeForResolution(owned: &owned, more: &more, detachments: &detachments)
-        return (TakenSources(owned: owned, more: more), detachments)
-    }
-
-    /// Moves the sources and the detachments into the caller's variables, which are empty, and
-    /// empties them here, with the parked readers' wake-ups: `takeForResolution()` without copies.
-    final func takeForResolution(owned: inout _FutureCore?, more: inout [Upstream], detachments: inout [Detachment]) {
-        owned = first.take()
+    /// Moves the sources and the detachments into `taken`, which is empty, and empties them here,
+    /// with the parked readers' wake-ups, for a future that has resolved or was cancelled: the
+    /// caller releases and undoes them outside the lock (`releaseTaken(_:)`).
+    ///
+    /// Links with one source and nothing else (a chain's) fill only `taken.owned`: no arrays are
+    /// made for the rest, and none released (BENCHMARKS.md, twenty-third round).
+    final func takeForResolution(into taken: inout TakenLinks) {
+        taken.owned = first.take()
+        guard extras != nil || keepsPair else { return }
+        var rest = TakenLinks.Rest()
         if let extras {
             if !extras.parkedReaders.isEmpty { extras.parkedReaders = [] }
-            if !extras.moreSources.isEmpty { swap(&more, &extras.moreSources) }
-            if !extras.detachments.isEmpty { swap(&detachments, &extras.detachments) }
+            if !extras.moreSources.isEmpty { swap(&rest.more, &extras.moreSources) }
+            if !extras.detachments.isEmpty { swap(&rest.detachments, &extras.detachments) }
         }
         // After the swaps, which would drop what it appends.
-        if keepsPair { takePaired(more: &more, detachments: &detachments) }
+        if keepsPair { takePaired(more: &rest.more, detachments: &rest.detachments) }
+        taken.rest = rest
     }
 
     /// Hands what the links hold to the release trampoline, so that freeing a long unread chain
@@ -263,23 +263,36 @@ final class DerivedLinksExtras {
     @exclusivity(unchecked) var detachments: [Detachment] = []
 }
 
-/// The sources a resolved derived future let go of, to release outside its stripe's lock: the
-/// first if it was held strongly (a watched link was dropped under the lock: that frees no
-/// future), and the others.
-struct TakenSources {
-    var owned: _FutureCore?
-    var more: [Upstream]
+/// What a resolved derived future's links let go of, to release and undo outside its stripe's
+/// lock: the first source if it was held strongly (a watched link was dropped under the lock:
+/// that frees no future), and the rest, which links with one source and nothing else do not have.
+struct TakenLinks {
+    /// The other sources and the detachments.
+    struct Rest {
+        var more: [Upstream] = []
+        var detachments: [Detachment] = []
+    }
 
-    /// Moves them into the release trampoline's `list`.
+    var owned: _FutureCore?
+    /// `nil` when the links held one source and nothing else.
+    var rest: Rest?
+
+    /// The detachments, moved out, to undo.
+    mutating func takeDetachments() -> [Detachment] {
+        guard rest != nil else { return [] }
+        var detachments: [Detachment] = []
+        swap(&detachments, &rest!.detachments)
+        return detachments
+    }
+
+    /// Moves the sources into the release trampoline's `list`.
     mutating func move(into list: inout [Any]) {
-        if let owned { list.append(owned) }
-        owned = nil
-        if !more.isEmpty { list.append(more) }
-        more = []
+        if let owned = owned.take() { list.append(owned) }
+        if let more = rest.take()?.more, !more.isEmpty { list.append(more) }
     }
 
     /// Whether releasing these sources can free a future.
-    var holdsAStrongSource: Bool { owned != nil || !more.isEmpty }
+    var holdsAStrongSource: Bool { owned != nil || !(rest?.more.isEmpty ?? true) }
 }
 
 /// A derived future's link to one source.
@@ -506,26 +519,23 @@ extension _FutureCore {
         guard let links = _links.sources else { return }
         // Moved out under the lock, not copied: a link of a chain has one source and nothing else,
         // and copies cost a retain and a release each.
-        var owned: _FutureCore?
-        var more: [Upstream] = []
-        var detachments: [Detachment] = []
+        var taken = TakenLinks()
         ParkingLot.withStripe(forKey: ObjectIdentifier(self)) { stripe in
             stripe.withLock {
-                links._withUnsafeGuaranteedRef {
-                    $0.takeForResolution(owned: &owned, more: &more, detachments: &detachments)
-                }
+                links._withUnsafeGuaranteedRef { $0.takeForResolution(into: &taken) }
             }
         }
-        releaseTaken(owned: owned, more: more, detachments: detachments)
+        releaseTaken(&taken)
     }
 
-    /// Undoes `detachments` and releases the sources a resolved derived future's links let go of,
-    /// outside the lock they were taken under.
-    final func releaseTaken(owned: _FutureCore?, more: [Upstream], detachments: [Detachment]) {
-        for detachment in detachments { detachment.detach() }
-        var sources = TakenSources(owned: owned, more: more)
-        guard sources.holdsAStrongSource else { return }
-        ReleaseTrampoline.release { list in sources.move(into: &list) }
+    /// Undoes the detachments and releases the sources a resolved derived future's links let go
+    /// of (`taken`), outside the lock they were taken under.
+    final func releaseTaken(_ taken: inout TakenLinks) {
+        if taken.rest != nil {
+            for detachment in taken.takeDetachments() { detachment.detach() }
+        }
+        guard taken.holdsAStrongSource else { return }
+        ReleaseTrampoline.release { list in taken.move(into: &list) }
     }
 
     /// Releases sources that a derived future let go of, after its stripe's lock is released.
@@ -560,22 +570,21 @@ extension _FutureCore {
     /// sources alive.
     final func _dropLinks() {
         guard let links = _links.sources else { return }
-        var sources = TakenSources(owned: nil, more: [])
-        var detachments: [Detachment] = []
+        var taken = TakenLinks()
         var connect: (@Sendable (_FutureCore) -> Void)?
         var stepNeverParked = false
         ParkingLot.stripe(for: self).withLock {
             links._withUnsafeGuaranteedRef { links in
-                (sources, detachments) = links.takeForResolution()
+                links.takeForResolution(into: &taken)
                 connect = links.takeConnection()
                 stepNeverParked = links.forgetStepConnection()
             }
         }
-        for detachment in detachments { detachment.detach() }
+        for detachment in taken.takeDetachments() { detachment.detach() }
         // Released here, outside the stripe's lock (their deinits may take stripes' locks), and
         // through the trampoline, so that a long unread chain is freed without deep recursion.
         ReleaseTrampoline.release { list in
-            sources.move(into: &list)
+            taken.move(into: &list)
             if let connect { list.append(connect) }
             connect = nil
             // A lazy child's step that no reader parked will never run: its transform goes now,

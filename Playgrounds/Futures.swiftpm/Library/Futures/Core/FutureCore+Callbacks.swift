@@ -154,19 +154,15 @@ extension _FutureCore {
         }
         var held: ParkedCallback?
         var callbacks: ParkedCallbacks?
-        var owned: _FutureCore?
-        var more: [Upstream] = []
-        var detachments: [Detachment] = []
+        var taken = TakenLinks()
         ParkingLot.withStripe(forKey: ObjectIdentifier(self)) { stripe in
             stripe.lock()
             takeCallbacksAndWake(stripe: stripe, word: word, held: &held, callbacks: &callbacks)
-            links._withUnsafeGuaranteedRef {
-                $0.takeForResolution(owned: &owned, more: &more, detachments: &detachments)
-            }
+            links._withUnsafeGuaranteedRef { $0.takeForResolution(into: &taken) }
             stripe.unlock()
         }
         deliver(held: held.take(), callbacks: callbacks.take())
-        releaseTaken(owned: owned, more: more, detachments: detachments)
+        releaseTaken(&taken)
     }
 
     /// Under `stripe`'s lock: takes this resolved future's callbacks out (the one its links hold,
