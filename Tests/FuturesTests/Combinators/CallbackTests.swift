@@ -50,6 +50,63 @@ struct CallbackTests {
         }
     }
 
+    /// A step's child whose error type cannot be cancelled is published from `pending` with one
+    /// add (`_resolveUncontended`), not a compare-and-swap: the flags that callbacks and readers
+    /// set on it meanwhile must survive that add, or a callback is lost and a reader sleeps on.
+    /// One thread registers callbacks on the child until it sees it resolved, and the source
+    /// completes on another once the first is at it, so that registrations land while the step
+    /// publishes the child; a third thread blocks reading it. Three threads, so that on two cores
+    /// the registrant and the resolver mostly run at the same time. With the publication made a
+    /// load and a store (a flag set between them lost), 3 runs of 5 failed, at 2,000 repetitions as
+    /// at 10,000: the window is a few instructions wide.
+    @Test("callbacks and a reader racing a step's one-add resolution all see it, 10,000 times")
+    func callbacksRacingUncontendedResolution() {
+        let repetitions = 10_000
+        let plain = (0..<repetitions).map { _ in Promise<Int, Never>() }
+        let failing = (0..<repetitions).map { _ in Promise<Int, TaggedError>() }
+        // A map, a recover of a failure and a flatMap to a resolved future, made before the race.
+        let children: [Future<Int, Never>] = (0..<repetitions).map { repetition in
+            switch repetition % 3 {
+            case 0: plain[repetition].future.map { $0 + 1 }
+            case 1: failing[repetition].future.recover { $0.tag + 1 }
+            default: plain[repetition].future.flatMap { Future(value: $0 + 1) }
+            }
+        }
+        let ran = (0..<repetitions).map { _ in CallCounter() }
+        let registered = (0..<repetitions).map { _ in CallCounter() }
+        let wrongValues = CallCounter()
+        let read = (0..<repetitions).map { _ in LockedBox<Int?>(nil) }
+        raceOnThreads(3, repetitions: repetitions) { repetition, thread in
+            let child = children[repetition]
+            switch thread {
+            case 0:
+                if repetition % 3 == 1 {
+                    failing[repetition].fail(TaggedError(tag: repetition))
+                } else {
+                    plain[repetition].succeed(repetition)
+                }
+            case 1:
+                var resolvedSeen = false
+                while !resolvedSeen, registered[repetition].value < 100_000 {
+                    resolvedSeen = child.isResolved
+                    registered[repetition].increment()
+                    child.onSuccess { value in
+                        if value != repetition + 1 { wrongValues.increment() }
+                        ran[repetition].increment()
+                    }
+                }
+            default:
+                let value = child.value
+                read[repetition].withLock { $0 = value }
+            }
+        }
+        #expect(wrongValues.value == 0)
+        for repetition in 0..<repetitions {
+            #expect(ran[repetition].value == registered[repetition].value, "repetition \(repetition)")
+            #expect(read[repetition].withLock { $0 } == repetition + 1, "repetition \(repetition)")
+        }
+    }
+
     @Test("callbacks on a queue run on that queue")
     func callbacksOnQueue() {
         let key = DispatchSpecificKey<Int>()

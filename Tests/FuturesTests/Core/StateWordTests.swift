@@ -164,6 +164,20 @@ struct StateWordTests {
         #expect(!passes(cancelled) && cancelled.isResolved)
     }
 
+    @Test("an uncontended publication makes a pending word resolved in one add, keeping its flags")
+    func uncontendedPublication() {
+        for succeeded in [true, false] {
+            var word = Self.word(.derived)
+            _ = word.addWaiter()
+            _ = word.addCallbacks()
+            word.raw &+= StateWord.uncontendedPublishIncrement(succeeded: succeeded)
+            #expect(word.phase == .resolved && word.isResolved && !word.isCancelled)
+            #expect(word.hasWaiters && word.hasCallbacks && word.kind == .derived && word.line == 42)
+            #expect(word.hasSucceeded == succeeded)
+            #expect((~word.raw & StateWord.resolvedWithValue == 0) == succeeded)
+        }
+    }
+
     @Test("waiters and callbacks register on any unresolved phase, and not on a resolved one")
     func registrations() {
         for phase in [StateWord.Phase.pending, .running, .completing] {
