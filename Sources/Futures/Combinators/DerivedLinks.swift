@@ -276,12 +276,13 @@ struct TakenLinks {
     /// `nil` when the links held one source and nothing else.
     var rest: Rest?
 
-    /// The detachments, moved out, to undo.
-    mutating func takeDetachments() -> [Detachment] {
-        guard rest != nil else { return [] }
+    /// Undoes the detachments and forgets them. Nothing to do, and no array made, for links that
+    /// held one source and nothing else.
+    mutating func undoDetachments() {
+        guard rest != nil else { return }
         var detachments: [Detachment] = []
         swap(&detachments, &rest!.detachments)
-        return detachments
+        for detachment in detachments { detachment.detach() }
     }
 
     /// Moves the sources into the release trampoline's `list`.
@@ -530,9 +531,7 @@ extension _FutureCore {
     /// Undoes the detachments and releases the sources a resolved derived future's links let go
     /// of (`taken`), outside the lock they were taken under.
     final func releaseTaken(_ taken: inout TakenLinks) {
-        if taken.rest != nil {
-            for detachment in taken.takeDetachments() { detachment.detach() }
-        }
+        taken.undoDetachments()
         guard taken.holdsAStrongSource else { return }
         ReleaseTrampoline.release { list in taken.move(into: &list) }
     }
@@ -579,7 +578,7 @@ extension _FutureCore {
                 stepNeverParked = links.forgetStepConnection()
             }
         }
-        for detachment in taken.takeDetachments() { detachment.detach() }
+        taken.undoDetachments()
         // Released here, outside the stripe's lock (their deinits may take stripes' locks), and
         // through the trampoline, so that a long unread chain is freed without deep recursion.
         ReleaseTrampoline.release { list in

@@ -18,15 +18,17 @@ public import Synchronization
 /// ```
 ///
 /// The word lives in `_FutureCore._state`, an `Atomic<UInt64>`. Every change is one of the
-/// transitions below, applied with `Atomic.transition(_:)`, a compare-and-swap loop; the one
-/// exception is `publishResolved`, a single add. Transitions are plain value code, so that each
-/// can be tested without threads (`StateWordTests`).
+/// transitions below, applied with `Atomic.transition(_:)`, a compare-and-swap loop; the
+/// exceptions are the publications by an add (`publishIncrement`, `uncontendedPublishIncrement`).
+/// Transitions are plain value code, so that each can be tested without threads (`StateWordTests`).
 ///
 /// The phase only moves forward, and whoever moves it out of `pending` owns the future's slot
 /// (`Future._slot`): the claimer runs the work it holds, a completer writes the outcome. A
 /// completer that wins `beginCompletion` writes the outcome in `completing`, then publishes
 /// `resolved` with a releasing add. A runner writes its outcome while still `running`, then
-/// publishes with one compare-and-swap (`finishRunning`). A cancellation of running work
+/// publishes with one compare-and-swap (`finishRunning`). A future with one possible completer
+/// (`Future._resolveUncontended`) is written in `pending` and published from there with one add.
+/// A cancellation of running work
 /// resolves the future without touching the slot, which the runner still owns: the `cancelled`
 /// bit alone says what the result is, and the runner that finds it drops its outcome.
 @usableFromInline
