@@ -44,3 +44,33 @@ __attribute__((constructor)) static void futures_tests_start(void) {
 }
 
 int futures_tests_narrow_pool_requested(void) { return narrow_pool_requested; }
+
+struct exit_hook_thread {
+    void (*body)(void *);
+    void (*at_exit)(void *);
+    void *context;
+    pthread_key_t key;
+};
+
+static void exit_hook_destructor(void *value) {
+    struct exit_hook_thread *thread = value;
+    thread->at_exit(thread->context);
+}
+
+static void *exit_hook_thread_main(void *value) {
+    struct exit_hook_thread *thread = value;
+    pthread_setspecific(thread->key, thread);
+    thread->body(thread->context);
+    return NULL;
+}
+
+int futures_tests_run_thread_with_exit_hook(void (*body)(void *), void (*at_exit)(void *), void *context) {
+    struct exit_hook_thread thread = {body, at_exit, context, 0};
+    int status = pthread_key_create(&thread.key, exit_hook_destructor);
+    if (status != 0) return status;
+    pthread_t handle;
+    status = pthread_create(&handle, NULL, exit_hook_thread_main, &thread);
+    if (status == 0) status = pthread_join(handle, NULL);
+    pthread_key_delete(thread.key);
+    return status;
+}

@@ -47,7 +47,7 @@ extension Future {
     @inlinable
     @discardableResult
     func resolve(with result: Result<Value, Failure>, sourceCancelled: Bool = false) -> Bool {
-        _complete(with: result, cancelling: sourceCancelled && Failure.self == (any Error).self, droppingLinks: true)
+        _complete(with: result, cancelling: sourceCancelled && _isAnyError(Failure.self), droppingLinks: true)
     }
 
     /// Resolves this derived future, which no other thread can resolve, with its source's
@@ -63,7 +63,7 @@ extension Future {
     /// specialized, so the test costs nothing.
     @inlinable
     func _resolveUncontended(with result: Result<Value, Failure>, sourceCancelled: Bool = false) {
-        guard Failure.self != (any Error).self else {
+        guard !_isAnyError(Failure.self) else {
             resolve(with: result, sourceCancelled: sourceCancelled)
             return
         }

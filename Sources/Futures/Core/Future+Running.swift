@@ -50,7 +50,7 @@ extension Future {
         let succeeded: Bool
         if case .success = result { succeeded = true } else { succeeded = false }
         _fillEmptySlot(with: _FutureSlot(result))
-        if _finishRunning(succeeded: succeeded) { return result }
+        if _finishRunning(succeeded: succeeded, cancellable: _isAnyError(Failure.self)) { return result }
         return _result
     }
 

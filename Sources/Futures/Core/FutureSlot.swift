@@ -1,3 +1,5 @@
+public import Synchronization
+
 /// What a future holds beside its state word: its work until the work runs, then its outcome.
 ///
 /// One slot for both, because a future never needs both at once: the thread that moves the
@@ -75,23 +77,39 @@ public class _FutureWithSlot<Slot: _FutureSlotRunning>: _FutureCore, @unchecked 
             let watch = MainThreadRunWatch(running: self)
             defer { watch.finish(running: self) }
         #endif
-        _finishRunning(succeeded: Slot._runWork(in: &_slot, of: self))
+        // Unspecialized, this code does not know whether the future can be cancelled: the
+        // compare-and-swap is right for both.
+        _finishRunning(succeeded: Slot._runWork(in: &_slot, of: self), cancellable: true)
     }
 }
 
 extension _FutureWithSlot {
-    /// Publishes the outcome this runner wrote in the slot, in one compare-and-swap from
-    /// `running` (see `StateWord.finishRunning(succeeded:)`); `succeeded` says it is a value.
+    /// Publishes the outcome this runner wrote in the slot, from `running`; `succeeded` says it
+    /// is a value.
+    ///
+    /// Only a cancellation moves a running future's phase. So a runner whose future cannot be
+    /// cancelled (`cancellable` false: its `Failure` is not `any Error`) is the one thread that
+    /// can: one add publishes the outcome (`StateWord.runnerPublishIncrement`) and keeps the flags
+    /// that readers and callbacks set meanwhile. Any other runner takes one compare-and-swap,
+    /// which sees a cancellation (`StateWord.finishRunning(succeeded:)`).
     ///
     /// - Returns: `true` if it published; `false` if a cancellation resolved the future while
     ///   the work ran: the outcome is dropped, and the call returns once the cancellation is
     ///   published.
     ///
-    /// Always inlined, so that `succeeded` is a constant where the work cannot fail: called with a
-    /// variable, the compare-and-swap loop tested whether the word changed at each turn.
+    /// Always inlined, so that `succeeded` and `cancellable` are constants where the caller knows
+    /// the types: called with a variable, the compare-and-swap loop tested whether the word
+    /// changed at each turn.
     @inlinable @inline(__always)
     @discardableResult
-    final func _finishRunning(succeeded: Bool) -> Bool {
+    final func _finishRunning(succeeded: Bool, cancellable: Bool) -> Bool {
+        if !cancellable {
+            assert(
+                StateWord(raw: _state.load(ordering: .relaxed)).phase == .running,
+                "a future that cannot be cancelled left running while its work ran")
+            _publishResolution(adding: StateWord.runnerPublishIncrement(succeeded: succeeded), droppingLinks: false)
+            return true
+        }
         switch _state.transition({ $0.finishRunning(succeeded: succeeded) }) {
         case .published(let previous):
             if previous.needsAnnouncement {
@@ -118,6 +136,7 @@ public protocol _FutureSlotRunning {
 
     /// A slot with no work and no outcome.
     static var _empty: Self { get }
+
 }
 
 extension _FutureSlot: _FutureSlotRunning {

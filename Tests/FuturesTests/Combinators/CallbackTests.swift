@@ -107,6 +107,58 @@ struct CallbackTests {
         }
     }
 
+    /// A lazy future whose error type cannot be cancelled is published from `running` with one
+    /// add (`_finishRunning(succeeded:cancellable:)`): no other thread can move its phase. The
+    /// flags that callbacks and readers set while the work runs must survive that add. Two threads
+    /// read the future (one claims and runs the work, the other waits, in either order) while a
+    /// third registers callbacks until it sees it resolved. Half the futures succeed and half
+    /// fail with a typed error, so that both increments are used.
+    @Test("callbacks and readers racing a lazy runner's one-add publication all see it, 10,000 times")
+    func callbacksRacingRunnerPublication() {
+        let repetitions = 10_000
+        let futures: [LazyFuture<Int, TaggedError>] = (0..<repetitions).map { repetition in
+            LazyFuture { () throws(TaggedError) -> Int in
+                // A little work, so that registrations and waits land while it runs.
+                var total = 0
+                for step in 0..<(repetition % 50) { total &+= step }
+                withExtendedLifetime(total) {}
+                if repetition.isMultiple(of: 2) { throw TaggedError(tag: repetition) }
+                return repetition
+            }
+        }
+        let ran = (0..<repetitions).map { _ in CallCounter() }
+        let registered = (0..<repetitions).map { _ in CallCounter() }
+        let wrongOutcomes = CallCounter()
+        let read = (0..<repetitions).map { _ in (0..<2).map { _ in LockedBox<Result<Int, TaggedError>?>(nil) } }
+        let expected: @Sendable (Int) -> Result<Int, TaggedError> = { repetition in
+            repetition.isMultiple(of: 2) ? .failure(TaggedError(tag: repetition)) : .success(repetition)
+        }
+        raceOnThreads(3, repetitions: repetitions) { repetition, thread in
+            let future = futures[repetition]
+            if thread == 2 {
+                var resolvedSeen = false
+                while !resolvedSeen, registered[repetition].value < 100_000 {
+                    resolvedSeen = future.isResolved
+                    registered[repetition].increment()
+                    future.onComplete { result in
+                        if result != expected(repetition) { wrongOutcomes.increment() }
+                        ran[repetition].increment()
+                    }
+                }
+            } else {
+                let result = future.result
+                read[repetition][thread].withLock { $0 = result }
+            }
+        }
+        #expect(wrongOutcomes.value == 0)
+        for repetition in 0..<repetitions {
+            #expect(ran[repetition].value == registered[repetition].value, "repetition \(repetition)")
+            for reader in 0..<2 {
+                #expect(read[repetition][reader].withLock { $0 } == expected(repetition), "repetition \(repetition)")
+            }
+        }
+    }
+
     @Test("callbacks on a queue run on that queue")
     func callbacksOnQueue() {
         let key = DispatchSpecificKey<Int>()

@@ -178,6 +178,28 @@ struct StateWordTests {
         }
     }
 
+    @Test("a runner's publication makes a claimed word resolved in one add, keeping its flags")
+    func runnerPublication() {
+        for succeeded in [true, false] {
+            var word = Self.word(.lazy)
+            #expect(word.claim() == .won)
+            _ = word.addWaiter()
+            _ = word.addCallbacks()
+            word.raw &+= StateWord.runnerPublishIncrement(succeeded: succeeded)
+            #expect(word.phase == .resolved && word.isResolved && !word.isCancelled)
+            #expect(word.hasWaiters && word.hasCallbacks && word.kind == .lazy && word.line == 42)
+            #expect(word.hasSucceeded == succeeded)
+            #expect((~word.raw & StateWord.resolvedWithValue == 0) == succeeded)
+            // The same word as the compare-and-swap's transition makes.
+            var viaTransition = Self.word(.lazy)
+            _ = viaTransition.claim()
+            _ = viaTransition.addWaiter()
+            _ = viaTransition.addCallbacks()
+            _ = viaTransition.finishRunning(succeeded: succeeded)
+            #expect(word == viaTransition)
+        }
+    }
+
     @Test("waiters and callbacks register on any unresolved phase, and not on a resolved one")
     func registrations() {
         for phase in [StateWord.Phase.pending, .running, .completing] {

@@ -83,6 +83,14 @@ struct StateWord: Equatable, Sendable {
         (Phase.resolved.rawValue - Phase.pending.rawValue) | (succeeded ? succeededBit : 0)
     }
 
+    /// Added to a `running` word to make it `resolved`, keeping every flag, for a runner that no
+    /// other thread can race (`_FutureWithSlot._finishRunning`, when the future cannot be
+    /// cancelled): only a cancellation moves a running future's phase.
+    @inlinable
+    static func runnerPublishIncrement(succeeded: Bool) -> UInt64 {
+        (Phase.resolved.rawValue - Phase.running.rawValue) | (succeeded ? succeededBit : 0)
+    }
+
     // MARK: Fields
 
     @usableFromInline

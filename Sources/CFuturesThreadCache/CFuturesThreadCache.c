@@ -1,0 +1,3 @@
+#include "CFuturesThreadCache.h"
+
+_Thread_local void *_Nullable futures_thread_cache = 0;
