@@ -89,7 +89,7 @@ extension _FutureWithSlot {
     ///
     /// Only a cancellation moves a running future's phase. So a runner whose future cannot be
     /// cancelled (`cancellable` false: its `Failure` is not `any Error`) is the one thread that
-    /// can: one add publishes the outcome (`StateWord.runnerPublishIncrement`) and keeps the flags
+    /// can: one add publishes the outcome (`StateWord.publishIncrement(from:succeeded:)`) and keeps the flags
     /// that readers and callbacks set meanwhile. Any other runner takes one compare-and-swap,
     /// which sees a cancellation (`StateWord.finishRunning(succeeded:)`).
     ///
@@ -107,7 +107,8 @@ extension _FutureWithSlot {
             assert(
                 StateWord(raw: _state.load(ordering: .relaxed)).phase == .running,
                 "a future that cannot be cancelled left running while its work ran")
-            _publishResolution(adding: StateWord.runnerPublishIncrement(succeeded: succeeded), droppingLinks: false)
+            _publishResolution(
+                adding: StateWord.publishIncrement(from: .running, succeeded: succeeded), droppingLinks: false)
             return true
         }
         switch _state.transition({ $0.finishRunning(succeeded: succeeded) }) {

@@ -164,39 +164,38 @@ struct StateWordTests {
         #expect(!passes(cancelled) && cancelled.isResolved)
     }
 
-    @Test("an uncontended publication makes a pending word resolved in one add, keeping its flags")
-    func uncontendedPublication() {
+    /// The publications by one add: from `pending` (a step's child that only its step resolves),
+    /// from `running` (a runner whose future cannot be cancelled), from `completing` (the winner
+    /// of `beginCompletion`). Each must give the word that the transitions give, flags kept.
+    @Test(
+        "a publication by one add makes the word resolved from any unresolved phase, keeping its flags",
+        arguments: [StateWord.Phase.pending, .running, .completing])
+    func publicationByOneAdd(from phase: StateWord.Phase) {
         for succeeded in [true, false] {
-            var word = Self.word(.derived)
+            var word = Self.word(.lazy, phase: phase)
             _ = word.addWaiter()
             _ = word.addCallbacks()
-            word.raw &+= StateWord.uncontendedPublishIncrement(succeeded: succeeded)
-            #expect(word.phase == .resolved && word.isResolved && !word.isCancelled)
-            #expect(word.hasWaiters && word.hasCallbacks && word.kind == .derived && word.line == 42)
-            #expect(word.hasSucceeded == succeeded)
-            #expect((~word.raw & StateWord.resolvedWithValue == 0) == succeeded)
-        }
-    }
-
-    @Test("a runner's publication makes a claimed word resolved in one add, keeping its flags")
-    func runnerPublication() {
-        for succeeded in [true, false] {
-            var word = Self.word(.lazy)
-            #expect(word.claim() == .won)
-            _ = word.addWaiter()
-            _ = word.addCallbacks()
-            word.raw &+= StateWord.runnerPublishIncrement(succeeded: succeeded)
+            word.raw &+= StateWord.publishIncrement(from: phase, succeeded: succeeded)
             #expect(word.phase == .resolved && word.isResolved && !word.isCancelled)
             #expect(word.hasWaiters && word.hasCallbacks && word.kind == .lazy && word.line == 42)
             #expect(word.hasSucceeded == succeeded)
             #expect((~word.raw & StateWord.resolvedWithValue == 0) == succeeded)
-            // The same word as the compare-and-swap's transition makes.
-            var viaTransition = Self.word(.lazy)
-            _ = viaTransition.claim()
-            _ = viaTransition.addWaiter()
-            _ = viaTransition.addCallbacks()
-            _ = viaTransition.finishRunning(succeeded: succeeded)
-            #expect(word == viaTransition)
+            // The word that the transitions make from the same phase.
+            var viaTransitions = Self.word(.lazy, phase: phase)
+            _ = viaTransitions.addWaiter()
+            _ = viaTransitions.addCallbacks()
+            switch phase {
+            case .pending:
+                _ = viaTransitions.beginCompletion(cancelling: false)
+                viaTransitions.publishResolved(succeeded: succeeded)
+            case .running:
+                _ = viaTransitions.finishRunning(succeeded: succeeded)
+            case .completing:
+                viaTransitions.publishResolved(succeeded: succeeded)
+            case .resolved:
+                Issue.record("a resolved word is never published")
+            }
+            #expect(word == viaTransitions)
         }
     }
 

@@ -74,7 +74,8 @@ extension Future {
         var succeeded = false
         if case .success = result { succeeded = true }
         _fillEmptySlot(with: _FutureSlot(result))
-        _publishResolution(adding: StateWord.uncontendedPublishIncrement(succeeded: succeeded), droppingLinks: true)
+        _publishResolution(
+            adding: StateWord.publishIncrement(from: .pending, succeeded: succeeded), droppingLinks: true)
     }
 
     /// Resolves this derived future with `source`'s failure, if it failed: `zip`, `fold` and

@@ -135,12 +135,13 @@ public class _FutureCore: @unchecked Sendable {
         // The phase is `completing` and only this thread may move it: one add makes it `resolved`
         // and keeps the flags that others may set meanwhile (an OR that returns the old value
         // would be a compare-and-swap loop).
-        _publishResolution(adding: StateWord.publishIncrement(succeeded: succeeded), droppingLinks: droppingLinks)
+        _publishResolution(
+            adding: StateWord.publishIncrement(from: .completing, succeeded: succeeded), droppingLinks: droppingLinks)
     }
 
     /// `_publishResolution(succeeded:droppingLinks:)` with the add to make: from `completing`
-    /// (`publishIncrement`), or from `pending` for a future that no other thread can resolve
-    /// (`uncontendedPublishIncrement`).
+    /// or from `pending` or `running` where no other thread can move the phase
+    /// (`StateWord.publishIncrement(from:succeeded:)`).
     @inlinable @inline(__always)
     final func _publishResolution(adding increment: UInt64, droppingLinks: Bool) {
         let old = _state.wrappingAdd(increment, ordering: .acquiringAndReleasing).oldValue

@@ -19,7 +19,7 @@ public import Synchronization
 ///
 /// The word lives in `_FutureCore._state`, an `Atomic<UInt64>`. Every change is one of the
 /// transitions below, applied with `Atomic.transition(_:)`, a compare-and-swap loop; the
-/// exceptions are the publications by an add (`publishIncrement`, `uncontendedPublishIncrement`).
+/// exceptions are the publications by an add (`publishIncrement(from:succeeded:)`).
 /// Transitions are plain value code, so that each can be tested without threads (`StateWordTests`).
 ///
 /// The phase only moves forward, and whoever moves it out of `pending` owns the future's slot
@@ -69,26 +69,16 @@ struct StateWord: Equatable, Sendable {
     /// without testing the slot's case (`Future._successOnTheReadPath`).
     @inlinable static var resolvedWithValue: UInt64 { Phase.resolved.rawValue | notCancelledBit | succeededBit }
 
-    /// Added to a `completing` word to make it `resolved`, keeping every flag; with `succeeded`,
+    /// Added to a word in `phase` to make it `resolved`, keeping every flag; with `succeeded`,
     /// it sets that bit too (clear until then, so the add carries nowhere).
+    ///
+    /// From `completing`, by the thread that won `beginCompletion`. From `pending` or `running`,
+    /// only where no other thread can move the phase meanwhile: a derived future that only its
+    /// step resolves (`Future._resolveUncontended`), or a runner whose future cannot be cancelled
+    /// (`_FutureWithSlot._finishRunning`); both skip `completing`.
     @inlinable
-    static func publishIncrement(succeeded: Bool) -> UInt64 {
-        (Phase.resolved.rawValue - Phase.completing.rawValue) | (succeeded ? succeededBit : 0)
-    }
-
-    /// Added to a `pending` word to make it `resolved`, keeping every flag, for a future that no
-    /// other thread can resolve (`Future._resolveUncontended`): it skips `completing`.
-    @inlinable
-    static func uncontendedPublishIncrement(succeeded: Bool) -> UInt64 {
-        (Phase.resolved.rawValue - Phase.pending.rawValue) | (succeeded ? succeededBit : 0)
-    }
-
-    /// Added to a `running` word to make it `resolved`, keeping every flag, for a runner that no
-    /// other thread can race (`_FutureWithSlot._finishRunning`, when the future cannot be
-    /// cancelled): only a cancellation moves a running future's phase.
-    @inlinable
-    static func runnerPublishIncrement(succeeded: Bool) -> UInt64 {
-        (Phase.resolved.rawValue - Phase.running.rawValue) | (succeeded ? succeededBit : 0)
+    static func publishIncrement(from phase: Phase, succeeded: Bool) -> UInt64 {
+        (Phase.resolved.rawValue - phase.rawValue) | (succeeded ? succeededBit : 0)
     }
 
     // MARK: Fields
@@ -254,10 +244,10 @@ struct StateWord: Equatable, Sendable {
     }
 
     /// `completing → resolved`, as a plain value operation (the atomic form is one add of
-    /// `publishIncrement(succeeded:)`); for tests of the sequence.
+    /// `publishIncrement(from:succeeded:)`); for tests of the sequence.
     mutating func publishResolved(succeeded: Bool = false) {
         precondition(phase == .completing, "only a completing future can be published as resolved")
-        raw &+= Self.publishIncrement(succeeded: succeeded)
+        raw &+= Self.publishIncrement(from: .completing, succeeded: succeeded)
     }
 }
 
