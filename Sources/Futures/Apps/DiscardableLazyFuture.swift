@@ -292,7 +292,7 @@ public final class DiscardableLazyFuture<Value: Sendable, Failure: Error>: @unch
     /// The async read's wait: the result, or `nil` if the task was cancelled (only where
     /// `Failure` is `any Error`).
     private func resultUnlessCancelled() async -> Result<Value, Failure>? {
-        let cancellable = Failure.self == (any Error).self
+        let cancellable = _isAnyError(Failure.self)
         if cancellable, Task.isCancelled { return nil }
         let wait = CancellableWait<Result<Value, Failure>>()
         return await withTaskCancellationHandler {

@@ -227,7 +227,7 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
         let kind = _kind.className
         if Failure.self == Never.self { return "\(kind)<\(Value.self)>" }
         // The runtime spells the existential `Error`; Swift 6 source spells it `any Error`.
-        let failure = Failure.self == (any Error).self ? "any Error" : "\(Failure.self)"
+        let failure = _isAnyError(Failure.self) ? "any Error" : "\(Failure.self)"
         return "\(kind)<\(Value.self), \(failure)>"
     }
 }

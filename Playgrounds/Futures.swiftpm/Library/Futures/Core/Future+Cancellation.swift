@@ -87,7 +87,7 @@ extension Future where Value == Never, Failure == Never {
 
 extension Future {
     /// Whether this future's type can be cancelled: its `Failure` is `any Error`.
-    var _isCancellableType: Bool { Failure.self == (any Error).self }
+    var _isCancellableType: Bool { _isAnyError(Failure.self) }
 
     /// Cancels this future, as ``cancel()`` does, if its type can be cancelled; otherwise does
     /// nothing. For combinators written for every `Failure` that own the futures they wait on.

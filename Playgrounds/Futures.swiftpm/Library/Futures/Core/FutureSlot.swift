@@ -90,9 +90,9 @@ extension _FutureWithSlot {
     ///
     /// Only a cancellation moves a running future's phase. So a runner whose future cannot be
     /// cancelled (`cancellable` false: its `Failure` is not `any Error`) is the one thread that
-    /// can: one add publishes the outcome (`StateWord.publishIncrement(from:succeeded:)`) and keeps the flags
-    /// that readers and callbacks set meanwhile. Any other runner takes one compare-and-swap,
-    /// which sees a cancellation (`StateWord.finishRunning(succeeded:)`).
+    /// can: one add publishes the outcome (`StateWord.publishIncrement(from:succeeded:)`) and
+    /// keeps the flags that readers and callbacks set meanwhile. Any other runner takes one
+    /// compare-and-swap, which sees a cancellation (`StateWord.finishRunning(succeeded:)`).
     ///
     /// - Returns: `true` if it published; `false` if a cancellation resolved the future while
     ///   the work ran: the outcome is dropped, and the call returns once the cancellation is
@@ -138,7 +138,6 @@ public protocol _FutureSlotRunning {
 
     /// A slot with no work and no outcome.
     static var _empty: Self { get }
-
 }
 
 extension _FutureSlot: _FutureSlotRunning {

@@ -18,7 +18,7 @@
             // dropping it is not a hang (a promise made and abandoned with its future).
             let couldBeAwaited = !isKnownUniquelyReferenced(&future) || future._word.hasCallbacks
             guard couldBeAwaited, !isCompleted else { return }
-            let failure = Failure.self == (any Error).self ? "any Error" : "\(Failure.self)"
+            let failure = _isAnyError(Failure.self) ? "any Error" : "\(Failure.self)"
             let promise = "Promise<\(Value.self), \(failure)>"
             let site = future._creationSite
             FutureDiagnostics.send(

@@ -19,11 +19,12 @@ import Synchronization
 #endif
 
 // Everything Futures asks of the operating system directly, in one file: the thread-local slot
-// behind `ThreadState` (with its cache, the package's one C target), a thread pool's lock, and the probes with which a thread pool's monitor
-// tells a blocked runner from a computing one. The rest of the module imports no C library
-// (`PriorityBoost.swift`, Apple's thread priorities, aside). This file does not import Foundation,
-// which re-exports Glibc on Linux: so `scripts/check-darwin` type-checks its Darwin branches
-// against Apple's declarations alone (see `scripts/darwin-stand-in/README.md`).
+// behind `ThreadState` (with its cache, the package's one C target), a thread pool's lock, and the
+// probes with which a thread pool's monitor tells a blocked runner from a computing one. The rest
+// of the module imports no C library (`PriorityBoost.swift`, Apple's thread priorities, aside).
+// This file does not import Foundation, which re-exports Glibc on Linux: so `scripts/check-darwin`
+// type-checks its Darwin branches against Apple's declarations alone (see
+// `scripts/darwin-stand-in/README.md`).
 
 /// One thread-local slot that holds a retained object per thread, released when the thread exits.
 ///
