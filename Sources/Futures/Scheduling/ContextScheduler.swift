@@ -127,14 +127,14 @@ final class ContextScheduler: Sendable {
     /// Whether a blocking reader that just found this context's work queued should run it now.
     @inlinable
     func readerShouldClaimAtOnce() -> Bool {
-        CurrentWork.isInsideWork || counts.computingNow + counts.unclaimedNow <= counts.cpuSlots
+        CurrentWork.isInsideWork || counts.computingNow + counts.unclaimedNow <= counts.slotLimitNow
     }
 
     /// Whether a blocking reader that has waited `waited` and still finds the work queued should
     /// run it now.
     func readerShouldClaim(afterWaiting waited: Duration) -> Bool {
         CurrentWork.isInsideWork
-            || counts.computingNow < counts.cpuSlots
+            || counts.computingNow < counts.slotLimitNow
             || (waited >= Self.starvationLimit && !canStartMoreRunners)
     }
 
