@@ -27,7 +27,7 @@ struct PoolWidthTests {
         return width
     }
 
-    @Test("short jobs on two runners are tried on one, which is kept if it takes nearly as many jobs")
+    @Test("short jobs on two runners are tried on one, which is kept if it takes as many jobs")
     func aTrialThatHolds() {
         var width = PoolWidth()
         #expect(width.decide(Self.shortOnTwo) == .narrow)
@@ -35,8 +35,8 @@ struct PoolWidthTests {
         // The first look after the change only settles it, however few jobs it saw.
         #expect(width.decide(Self.look(runners: 1, jobsEach: 100, taken: 100)) == nil)
         #expect(width.mode == .trial(wideRate: 0.002, settled: true))
-        // 1,900 jobs where two runners took 2,000: within the share that one runner must keep.
-        #expect(width.decide(Self.look(runners: 1, jobsEach: 1_900, taken: 1_900)) == nil)
+        // As many jobs as two runners took.
+        #expect(width.decide(Self.look(runners: 1, jobsEach: 2_000, taken: 2_000)) == nil)
         #expect(width.mode == .narrow(looks: 0))
         #expect(width.decide(Self.look(runners: 1, jobsEach: 1_900, taken: 1_900)) == nil)
         #expect(width.mode == .narrow(looks: 1))
@@ -49,8 +49,8 @@ struct PoolWidthTests {
         for _ in 0..<3 {
             #expect(width.decide(Self.shortOnTwo) == .narrow)
             #expect(width.decide(Self.look(runners: 1, jobsEach: 1_000, taken: 1_000)) == nil)
-            // 1,800 where two runners took 2,000: under the share one runner must keep.
-            #expect(width.decide(Self.look(runners: 1, jobsEach: 1_800, taken: 1_800)) == .widen)
+            // 1,999 where two runners took 2,000.
+            #expect(width.decide(Self.look(runners: 1, jobsEach: 1_999, taken: 1_999)) == .widen)
             #expect(width.mode == .wide)
             for _ in 0..<cooldown { #expect(width.decide(Self.shortOnTwo) == nil) }
             cooldown *= 2

@@ -10,8 +10,8 @@
 /// round). So, at a look of the monitor while work waits for a slot:
 /// - **Trial.** When two runners or more ran only jobs shorter than `shortJobNanoseconds` on
 ///   average, the pool narrows to one runner. The look after the change settles it; the next one
-///   judges it: one runner that takes at least `keptShare` of the jobs the wide pool took per
-///   second is kept (`narrow`), otherwise the pool widens at once, and the next trial waits for
+///   judges it: one runner that takes at least as many jobs per second as the wide pool did is kept
+///   (`narrow`), otherwise the pool widens at once, and the next trial waits for
 ///   twice as many looks as the last one did (from `firstCooldown` up to `longestCooldown`).
 /// - **Widening.** A narrow pool widens as soon as a worker's job lasts from one look to the
 ///   next, or work waited a whole look and nobody took any (a long job on a worker, or on a
@@ -29,8 +29,8 @@ struct PoolWidth: Equatable {
     enum Mode: Equatable {
         /// Every slot may compute.
         case wide
-        /// One runner, on trial: kept if the jobs taken per nanosecond are at least `keptShare` of
-        /// `wideRate`, the wide pool's, judged at the second look after the pool narrowed (`settled`), since the first look's
+        /// One runner, on trial: kept if the jobs taken per nanosecond are at least `wideRate`, the
+        /// wide pool's, judged at the second look after the pool narrowed (`settled`), since the first look's
         /// interval holds the change: the runners beyond the limit end their jobs, and a reader
         /// parked while they ran looks again.
         case trial(wideRate: Double, settled: Bool)
@@ -77,11 +77,6 @@ struct PoolWidth: Equatable {
 
     /// The mean time per job under which a runner's jobs count as short, in nanoseconds.
     static var shortJobNanoseconds: UInt64 { EngineTiming.shortJobNanoseconds }
-    /// The share of the wide pool's rate that one runner must keep for the trial to hold: one
-    /// runner that does nearly as much leaves a core to the rest of the machine, and is not slowed
-    /// down when moving cache lines between cores becomes dearer (a virtual machine's cores moved
-    /// apart by its host: BENCHMARKS.md, twenty-fifth round).
-    static var keptShare: Double { 0.95 }
     /// After how many looks a narrow pool is widened, so that the next look measures every slot
     /// again and the trial is made afresh: the jobs may have changed.
     static var retrialAfter: Int { 256 }
@@ -114,7 +109,7 @@ struct PoolWidth: Equatable {
                 mode = .trial(wideRate: wideRate, settled: true)
                 return nil
             }
-            if look.stuck || Self.rate(look) < wideRate * Self.keptShare {
+            if look.stuck || Self.rate(look) < wideRate {
                 mode = .wide
                 cooldown = nextCooldown
                 nextCooldown = min(nextCooldown * 2, Self.longestCooldown)
