@@ -24,7 +24,7 @@ import Synchronization
 ///   hands them over without waking a sleeping thread for each.
 /// - An idle worker beyond `keptThreads` exits after `idleTimeout` without work.
 /// - Jobs so short that a second runner slows them down (it pays for each in cache lines taken from
-///   the first) run on one runner, as long as one runner takes about as many: the monitor tries it
+///   the first) run on one runner, as long as one runner takes as many: the monitor tries it
 ///   and widens the pool again for a job that lasts (`PoolWidth`, `state.slotLimit`).
 final class ThreadPool: JobRunner, @unchecked Sendable {
     // @unchecked: `jobs`, `state`, `workers`, `idleWaiters` and `width` are read and written only
