@@ -104,7 +104,8 @@ public struct ExecutionContext: Sendable {
     /// (its CPU time hardly moved and the kernel says it is not runnable), its core goes to the
     /// next job, on another thread. A thread parked reading a future gives its core up at once.
     /// There are never more than 64 threads, however many futures wait; threads beyond one per
-    /// core exit after 2 seconds without work.
+    /// core exit after 2 seconds without work. Jobs of a few microseconds or less, which a second
+    /// core only slows down, run on one thread while it gets through as many.
     ///
     /// ```swift
     /// let report = BackgroundFuture(on: .global(qos: .utility)) { buildReport() }
