@@ -9,9 +9,9 @@
 /// round). So, at a look of the monitor while work waits for a slot:
 /// - **Trial.** When two runners or more ran only jobs shorter than `shortJobNanoseconds` on
 ///   average, the pool narrows to one runner. The look after the change settles it; the next one
-///   judges it: one runner that takes at least as many jobs per second as the wide pool did is kept
-///   (`narrow`), otherwise the pool widens at once, and the next trial waits for
-///   twice as many looks as the last one did (from `firstCooldown` up to `longestCooldown`).
+///   judges it: one runner that takes at least as many jobs per second as the wide pool did is
+///   kept (`narrow`); otherwise the pool widens at once, and the next trial waits for twice as many
+///   looks as the last one did (from `firstCooldown` up to `longestCooldown`).
 /// - **Widening.** A narrow pool widens as soon as a worker's job lasts from one look to the
 ///   next, or work waited a whole look and nobody took any (a long job on a worker, or on a
 ///   reader that runs it itself), or its runner's jobs are no longer short: the work queued beside
@@ -21,17 +21,16 @@
 /// - **Reset.** When the monitor stops (nothing waited for a slot for
 ///   `monitorStopsAfterNanoseconds`), the pool widens: the next work starts on every slot.
 ///
-/// The pool keeps it under its lock, and only the monitor's looks change it (`ThreadPool.judgeWidth`);
-/// `PoolState.slotLimit` and `RunnerCounts.slotLimit` carry its decisions to the pool and to
-/// readers.
+/// The pool keeps it under its lock, and only the monitor's looks change it
+/// (`ThreadPool.judgeWidth`); `PoolState.slotLimit` and `RunnerCounts.slotLimit` carry its
+/// decisions to the pool and to readers.
 struct PoolWidth: Equatable {
     enum Mode: Equatable {
         /// Every slot may compute.
         case wide
         /// One runner, on trial: kept if the jobs taken per nanosecond are at least `wideRate`, the
-        /// wide pool's, judged at the second look after the pool narrowed (`settled`), since the first look's
-        /// interval holds the change: the runners beyond the limit end their jobs, and a reader
-        /// parked while they ran looks again.
+        /// wide pool's. Judged at the second look after the pool narrowed (`settled`): the first
+        /// look's interval holds the change, while the runners beyond the limit end their jobs.
         case trial(wideRate: Double, settled: Bool)
         /// One runner, kept after a trial, for `looks` looks so far.
         case narrow(looks: Int)
