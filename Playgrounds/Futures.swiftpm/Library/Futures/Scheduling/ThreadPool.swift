@@ -464,18 +464,14 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
         guard configuration.cpuSlots > 1 else { return false }
         lock.lock()
         defer { lock.unlock() }
-        switch width.decide(look) {
-        case .narrow?: setSlotLimit(1)
-        case .widen?: setSlotLimit(configuration.cpuSlots)
-        case nil: break
-        }
+        setSlotLimit(for: width.decide(look))
         return width.isNarrow
     }
 
     /// The monitor stopped: the next work starts on every slot.
     func resetWidth() {
         lock.lock()
-        if width.reset() == .widen { setSlotLimit(configuration.cpuSlots) }
+        setSlotLimit(for: width.reset())
         lock.unlock()
     }
 
@@ -486,6 +482,15 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
         width.keepOneRunner()
         setSlotLimit(1)
         lock.unlock()
+    }
+
+    /// Sets the slot limit that a change of width gives. Called with `lock` held.
+    private func setSlotLimit(for change: PoolWidth.Change?) {
+        switch change {
+        case .narrow?: setSlotLimit(1)
+        case .widen?: setSlotLimit(configuration.cpuSlots)
+        case nil: break
+        }
     }
 
     /// Sets how many runners may compute at once, for the pool and for readers. Called with
