@@ -101,8 +101,9 @@ extension ThreadPool {
 
     /// Looks at each running worker once, stops counting those that block and counts again
     /// those that compute; returns the new looks, whether a runner is worth a look again soon
-    /// (it looks idle, or ran long idle jobs since the last look), and the jobs they began since
-    /// the last look, for the pool's width (`PoolWidth`).
+    /// (it looks idle, or ran long idle jobs since the last look), and what their jobs since the
+    /// last look say for the pool's width (`PoolWidth.Look`: how many runners, the longest mean
+    /// job, whether one ran one job throughout).
     private func judge(
         _ running: [WorkerRecord], since samples: [ObjectIdentifier: RunnerSample], minimumInterval: UInt64
     ) -> (samples: [ObjectIdentifier: RunnerSample], suspects: Bool, width: PoolWidth.Look) {
