@@ -119,17 +119,22 @@ struct BoundedAllState: Sendable {
         return true
     }
 
-    /// Frees the slot of an item whose future resolved, if it is still the item's; returns the
-    /// future it held strongly, if any (a watched link is dropped here: that frees no future), to
-    /// release outside the lock. Its registration is spent: the callback ran.
-    mutating func free(slot: Int, of index: Int) -> _FutureCore? {
-        guard slotItems[slot] == index else { return nil }
+    /// Frees the slot of an item whose future resolved: returns the item's index, and the future
+    /// the slot held strongly, if any (a watched link is dropped here: that frees no future), to
+    /// release outside the lock; `nil` if the run is over and took its futures out of their
+    /// slots (`takeInFlight`). Its registration is spent: the callback ran.
+    ///
+    /// The slot says the item: it is reserved for the item before its future exists, and only
+    /// this callback frees it while the run goes on, so it is the item's until then, stored or not.
+    mutating func free(slot: Int) -> (index: Int, future: _FutureCore?)? {
+        let index = slotItems[slot]
+        guard index >= 0 else { return nil }
         slotItems[slot] = -1
         freeSlots.append(slot)
         slotRegistrations[slot] = nil
         // Moved out (`take()` leaves the link empty), not copied out and then released by an
         // overwrite: a retain and a release per job.
-        return slotSources[slot].take()
+        return (index, slotSources[slot].take())
     }
 
     /// Takes every future in flight out of its slot, with its registration, when the run is over.

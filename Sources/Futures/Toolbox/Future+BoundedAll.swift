@@ -205,9 +205,7 @@ final class BoundedAllRun: @unchecked Sendable {
                 guard !child._isResolved || !state.withLock({ $0.isOver }) else { return }
                 child.replaceUpstream(inSlot: slot, with: future)
                 future.startWithoutBlocking()
-                registration = future.addResolutionCallback { [self] future in
-                    finished(future, at: index, inSlot: slot)
-                }
+                registration = future.addResolutionCallback(parked: .boundedAllSlot(self, slot: slot))
             }
             var released = BoundedAllClaim.Released()
             var stale: CallbackRegistration?
@@ -231,7 +229,9 @@ final class BoundedAllRun: @unchecked Sendable {
         }
     }
 
-    private func finished(_ future: _FutureCore, at index: Int, inSlot slot: Int) {
+    /// Takes in the resolved future of the item in `slot` (the run's callback on it,
+    /// `ParkedCallback.boundedAllSlot`).
+    func finished(_ future: _FutureCore, inSlot slot: Int) {
         let failure = typed.failure(future)
         let cancelled = future._isCancelled
         var succeeded: [_FutureCore?] = []
@@ -250,7 +250,9 @@ final class BoundedAllRun: @unchecked Sendable {
                     claim = state.claimNext(count: count, released: &releasedMaker)
                 }
             }
-            released = state.free(slot: slot, of: index)
+            // A run over has decided: what the item did no longer matters.
+            guard let (index, held) = state.free(slot: slot) else { return .undecided }
+            released = held
             if let failure {
                 state.stopped = true
                 if index < state.failureIndex {

@@ -203,6 +203,25 @@ struct BoundedAllTests {
     }
 
     @Test(
+        "a failure while the other futures in flight resolve on other threads: the run fails, and their late callbacks are ignored",
+        arguments: 0..<300)
+    func lateCallbacksAfterAFailure(repetition: Int) {
+        // The failure ends the run, which takes its futures out of their slots while the others
+        // resolve: a callback already handed over by then finds its slot empty, and must leave the
+        // run as it is (its slot, not a captured index, says its item).
+        let maker = Maker()
+        let all = Future.all(0..<8, maxConcurrent: 8) { item in maker.make(item) }
+        DispatchQueue.concurrentPerform(iterations: 8) { item in
+            if item == repetition % 8 {
+                maker[item].fail(.unreachable(item))
+            } else {
+                maker[item].succeed(item)
+            }
+        }
+        #expect(all.result == .failure(.unreachable(repetition % 8)))
+    }
+
+    @Test(
         "read from work on a serial queue, with its items queued behind it on that queue, it finishes: the reader runs them"
     )
     func noStarvationOnASerialQueue() {
