@@ -479,7 +479,7 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
         guard configuration.cpuSlots > 1 else { return }
         lock.lock()
         width.keepOneRunner()
-        setSlotLimit(1)
+        setSlotLimit(for: .narrow)
         lock.unlock()
     }
 

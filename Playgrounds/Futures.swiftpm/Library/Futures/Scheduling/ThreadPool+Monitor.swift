@@ -62,9 +62,11 @@ extension ThreadPool {
             var suspects = false
             if look.workWaits {
                 quiet = 0
+                // One clock read for the runners' looks and the jobs taken.
+                let now = monotonicNanoseconds()
                 var widthLook: PoolWidth.Look
-                (samples, suspects, widthLook) = judge(running, since: samples, minimumInterval: shortest / 2)
-                let taken = (jobs: jobsTaken, at: monotonicNanoseconds())
+                (samples, suspects, widthLook) = judge(running, since: samples, at: now, minimumInterval: shortest / 2)
+                let taken = (jobs: jobsTaken, at: now)
                 if let lastTaken {
                     widthLook.taken = taken.jobs &- lastTaken.jobs
                     widthLook.nanoseconds = taken.at &- lastTaken.at
@@ -104,11 +106,11 @@ extension ThreadPool {
     /// those that compute; returns the new looks, whether a runner is worth a look again soon
     /// (it looks idle, or ran long idle jobs since the last look), and what their jobs since the
     /// last look say for the pool's width (`PoolWidth.Look`: how many runners, the longest mean
-    /// job, whether one ran one job throughout).
+    /// job, whether one ran one job throughout). `now` is the time of this look.
     private func judge(
-        _ running: [WorkerRecord], since samples: [ObjectIdentifier: RunnerSample], minimumInterval: UInt64
+        _ running: [WorkerRecord], since samples: [ObjectIdentifier: RunnerSample], at now: UInt64,
+        minimumInterval: UInt64
     ) -> (samples: [ObjectIdentifier: RunnerSample], suspects: Bool, width: PoolWidth.Look) {
-        let now = monotonicNanoseconds()
         var next: [ObjectIdentifier: RunnerSample] = [:]
         var suspects = false
         var width = PoolWidth.Look()
