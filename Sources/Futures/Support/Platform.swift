@@ -13,8 +13,10 @@ import Synchronization
 // The package's C target holds the thread-local cache of the slot below. The App Playground,
 // which builds the library's Swift files alone, has no C target: there the slot is read through
 // its pthread key (`scripts/check-darwin` type-checks both forms).
+// Imported `public` because the slot's load is inlinable (`CurrentWork.push` runs in the client's
+// code, on every lazy future's first read): a client compiles the C function's body into its own.
 #if canImport(CFuturesThreadCache)
-    import CFuturesThreadCache
+    public import CFuturesThreadCache
 #endif
 
 // Everything Futures asks of the operating system directly, in one file: the thread-local slot
@@ -37,17 +39,24 @@ import Synchronization
 /// clears the cache before it releases the object, so that a later destructor of another key that
 /// uses futures makes a new object instead of reading a freed one (the C library then runs the
 /// destructors again, and the new object is released too).
+@usableFromInline
 enum ThreadLocalSlot {
     private static let keyPlusOne = Atomic<UInt>(0)
 
     /// The object stored for this thread, unretained; `nil` if none.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func load() -> UnsafeMutableRawPointer? {
         #if canImport(CFuturesThreadCache)
             futures_thread_cache_load()
         #else
-            pthread_getspecific(key)
+            loadThroughKey()
         #endif
+    }
+
+    /// The slot's read through its key, where the C cache is absent (the App Playground).
+    @usableFromInline
+    static func loadThroughKey() -> UnsafeMutableRawPointer? {
+        pthread_getspecific(key)
     }
 
     /// Stores `object` (already retained) for this thread; it is released when the thread exits.

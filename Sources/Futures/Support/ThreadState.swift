@@ -16,8 +16,8 @@ final class ThreadState {
     /// object's own: pushing and popping is a store and a count, with no reference counting or
     /// uniqueness check, on the path of every lazy future's first read. Unretained: an entry is
     /// pushed and popped by `CurrentWork.run`, whose caller holds the future for the whole run.
-    @exclusivity(unchecked) private var runningBuffer: UnsafeMutablePointer<Unmanaged<_FutureCore>>
-    @exclusivity(unchecked) private var runningCapacity = 8
+    @exclusivity(unchecked) @usableFromInline var runningBuffer: UnsafeMutablePointer<Unmanaged<_FutureCore>>
+    @exclusivity(unchecked) @usableFromInline var runningCapacity = 8
     @exclusivity(unchecked) @usableFromInline var runningCount = 0
 
     /// The context whose runners count this thread while it runs that context's work; `nil`
@@ -47,7 +47,9 @@ final class ThreadState {
         runningBuffer.deallocate()
     }
 
-    /// Pushes `future` on the chain of running work.
+    /// Pushes `future` on the chain of running work; in line in the client, as `CurrentWork.push`
+    /// is, the rare growth behind a call.
+    @inlinable @inline(__always)
     func pushRunning(_ future: _FutureCore) {
         if runningCount == runningCapacity { growRunning() }
         (runningBuffer + runningCount).initialize(to: Unmanaged.passUnretained(future))
@@ -77,7 +79,8 @@ final class ThreadState {
         return false
     }
 
-    private func growRunning() {
+    @usableFromInline
+    func growRunning() {
         let larger = UnsafeMutablePointer<Unmanaged<_FutureCore>>.allocate(capacity: runningCapacity * 2)
         larger.moveInitialize(from: runningBuffer, count: runningCount)
         runningBuffer.deallocate()
@@ -93,6 +96,7 @@ final class ThreadState {
 
     /// This thread's state, made on first use, without a reference count: the thread-local slot
     /// holds it for as long as the thread lives.
+    @usableFromInline
     static var currentUnmanaged: Unmanaged<ThreadState> {
         if let state = existingUnmanaged { return state }
         let state = Unmanaged.passRetained(ThreadState())
@@ -106,7 +110,7 @@ final class ThreadState {
     }
 
     /// This thread's state if it has one, without a reference count: the thread-local slot's load.
-    @inline(__always)
+    @inlinable @inline(__always)
     static var existingUnmanaged: Unmanaged<ThreadState>? {
         ThreadLocalSlot.load().map { Unmanaged<ThreadState>.fromOpaque($0) }
     }
@@ -132,10 +136,12 @@ enum CurrentWork {
     }
 
     /// Pushes `future` on this thread's chain; returns the state to pop it from.
-    @usableFromInline
+    @inlinable @inline(__always)
     static func push(_ future: _FutureCore) -> Unmanaged<ThreadState> {
-        // The slot's load inline, and the first use's allocation behind a call: the push runs on
-        // every lazy future's first read. (`currentUnmanaged` itself is left to the optimizer:
+        // Inlined into the client with the slot's load, the first use's allocation behind a call:
+        // the push runs on every lazy future's first read, and as a call (two, with its thunk) it
+        // was 26 of the 790 instructions of a lazy create and read, against 12 in line
+        // (BENCHMARKS.md, twenty-seventh round). (`currentUnmanaged` itself is left out of line:
         // inlined, it made the release trampoline retain the state around its loop.)
         let state = ThreadState.existingUnmanaged ?? ThreadState.currentUnmanaged
         state._withUnsafeGuaranteedRef { $0.pushRunning(future) }
