@@ -12,7 +12,7 @@
 // glibc's condition variable can lose a pthread_cond_signal when a waiter of an older group
 // consumes ("steals") a signal and gives it back to a group that has meanwhile changed (sourceware
 // bug 25847, fixed upstream in 2025; Debian 12's 2.36 has it). On this project's machine this
-// stress has lost no wake-up yet (docs/testing.md says how long it ran).
+// stress has lost no wake-up yet (docs/testing.md, "Lost wake-ups").
 //
 // Build: cc -O2 -pthread lost-wakeup.c -o lost-wakeup
 // Run: ./lost-wakeup [seconds] [mode]   mode "shared" (the old pattern, default) or

@@ -4,7 +4,7 @@
 // and waits until all K have seen it. With --yield, every wait yields between looks (as
 // RacingThreads' first atomic version did); with --sleep, it sleeps 20 µs between looks (as
 // pauseBriefly() does). Run it beside busy processes (one per core) and compare the slowest
-// round. See docs/testing.md, "Found: `sched_yield` loops starve beside busy cores".
+// round. See docs/testing.md, "Rules for tests".
 //
 //     cc -O2 -pthread yield-starvation.c -o /tmp/yield-starvation
 //     /tmp/yield-starvation --yield 8 2000     # mode, threads, rounds

@@ -1,4 +1,4 @@
-// Where Swift forbids the property wrappers; the DocC article and docs/guide.md ("Properties") say what to write.
+// Where Swift forbids the property wrappers; the DocC article "Background or lazy?" ("Properties") says what to write.
 import Futures
 
 func buildTable() -> [String: Int] { [:] }

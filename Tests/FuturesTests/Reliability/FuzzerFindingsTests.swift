@@ -72,7 +72,7 @@ struct FuzzerFindingsTests {
     /// initializing, 60 s after the start, in every run of the merged suite (alone or loaded;
     /// bisected to the commit that added this test). In a process of its own it passed in 30 of
     /// 30 runs under ThreadSanitizer, and plain runs never hung. The cause is not known yet:
-    /// docs/testing.md, "Open".
+    /// docs/testing.md, "Masks".
     @Test("a reader on a serial queue runs work made on that queue after it parked")
     func serialQueueReaderIsWoken() async {
         #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS
@@ -101,7 +101,7 @@ struct FuzzerFindingsTests {
     }
 
     /// The same cases in the suite's own process, as they ran before the hang above: off unless
-    /// `FUTURES_TEST_TSAN_HANG_REPRO=1`, to reproduce that hang (docs/testing.md, "Open").
+    /// `FUTURES_TEST_TSAN_HANG_REPRO=1`, to reproduce that hang (docs/testing.md, "Masks").
     @Test(
         "a reader on a serial queue, in the suite's process (the hang's reproduction)",
         .enabled(if: ProcessInfo.processInfo.environment["FUTURES_TEST_TSAN_HANG_REPRO"] == "1"))

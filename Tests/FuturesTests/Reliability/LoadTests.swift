@@ -5,7 +5,7 @@ import Testing
 
 /// Load: many futures in flight, work that blocks, and nested waits on a pool that cannot grow.
 /// The figures these tests print (`[reliability] …`, with `FUTURES_TEST_FIGURES=1`) are the ones
-/// quoted in docs/reliability.md, "Figures".
+/// docs/testing.md, "What the reliability tests prove", describes.
 @Suite("load: futures in flight, blocking work, bounded threads", .serialized)
 struct LoadTests {
     @Test("100,000 background futures in flight at once each run once and every reader gets every value")

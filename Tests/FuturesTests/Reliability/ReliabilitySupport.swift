@@ -139,7 +139,7 @@ func processThreadCount() -> Int {
 }
 
 /// Prints a measured figure when `FUTURES_TEST_FIGURES` is set, as CI sets it, so that the
-/// figures appear in the CI log (docs/reliability.md's "Figures" come from these lines) while a plain
+/// figures appear in the CI log (docs/testing.md, "Running the suite") while a plain
 /// `swift test` prints only its summary.
 func reportFigure(_ text: String) {
     guard ProcessInfo.processInfo.environment["FUTURES_TEST_FIGURES"] != nil else { return }

@@ -2,7 +2,7 @@
 // Arithmetic forces: `future + 1` waits for the value and is a plain value, like every other
 // forwarded operation, so that code written for the value's type keeps its types. A lazy
 // compound result (MAFuture's compound futures) is what `map` gives: `future.map { $0 + 1 }`.
-// docs/guide.md, "Arithmetic forces", gives the reasons.
+// The DocC article "Standing in for the value", "Arithmetic forces", gives the reasons.
 
 extension Future where Value: AdditiveArithmetic, Failure == Never {
     /// The sum of the future's value and a plain value: `future + x` is `future.value + x`.
