@@ -13,7 +13,7 @@ enum AsyncStressSettings {
 /// racing cancellations of the futures and of the waiting tasks beside them: every round must end,
 /// and every reader see the one result the future resolved to.
 ///
-/// This is the engine's side of the CI hang of docs/testing.md: a continuation lost between a
+/// The engine's side of docs/testing.md, "The narrow pool": a continuation lost between a
 /// task's registration in `get()` and the future's resolution would leave a task suspended for
 /// ever, and the round's watchdog would fire with that task's future named in the dump. It never
 /// blocks a cooperative thread (blocking readers run on threads of their own).
