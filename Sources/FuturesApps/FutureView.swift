@@ -1,4 +1,5 @@
 #if canImport(SwiftUI)
+    public import Futures
     public import SwiftUI
 
     /// A view that shows a placeholder while a future is pending, then its value, or its error:

@@ -1,4 +1,5 @@
 public import Foundation
+public import Futures
 
 /// A lazy value that can give its memory back: computed on the first read, dropped by
 /// ``discard()`` (or, on Apple platforms, under memory pressure), and computed again on the
@@ -34,19 +35,19 @@ public final class DiscardableLazyFuture<Value: Sendable, Failure: Error>: @unch
     // @unchecked: `state` and `_held` are read and written only while `condition` is locked;
     // every other stored property is a constant of a Sendable type.
 
-    private let work: @Sendable () throws(Failure) -> Value
+    let work: @Sendable () throws(Failure) -> Value
     /// Where a copy of the value is kept on disk, if anywhere.
     let storage: DiscardableStorage<Value>?
     @usableFromInline let condition = NSCondition()
-    private var state = DiscardableState<Value, Failure>()
+    var state = DiscardableState<Value, Failure>()
     /// The result held now, a copy of `state.content`'s `.held` (`nil` otherwise), for the read
     /// path: inlinable, so that the client's specialized code reads it without asking the
     /// runtime for the metadata of generic types (which cost a held read of unspecialized code
     /// about 100 times a `LazyFuture`'s resolved read). Exclusivity is not checked at run time:
     /// the lock gives one thread at a time access.
     @exclusivity(unchecked) @usableFromInline var _held: Result<Value, Failure>?
-    private let fileID: StaticString
-    private let line: UInt
+    let fileID: StaticString
+    let line: UInt
     /// The registry whose memory-pressure source discards this future's value.
     private let relief: MemoryPressureRelief
 
@@ -145,10 +146,16 @@ public final class DiscardableLazyFuture<Value: Sendable, Failure: Error>: @unch
     ///   `CancellationError` if the calling task is cancelled while it waits.
     public func get() async throws(Failure) -> Value {
         if let result = _heldResult { return try result.get() }
-        guard let result = await resultUnlessCancelled() else {
+        // A task cancelled before it waits starts no computation.
+        if Failure.self == (any Error).self, Task.isCancelled {
             throw (CancellationError() as any Error) as! Failure
         }
-        return try result.get()
+        switch resultOrComputation() {
+        case .held(let result): return try result.get()
+        // `Future.get()` waits as this read promises: cancellable only where `Failure` is
+        // `any Error`, and the computation goes on for the other readers.
+        case .computing(let future): return try await future.get()
+        }
     }
 
     // MARK: Giving memory back
@@ -250,135 +257,10 @@ public final class DiscardableLazyFuture<Value: Sendable, Failure: Error>: @unch
         return _held
     }
 
-    private func withState<R>(_ body: (inout DiscardableState<Value, Failure>) -> R) -> R {
+    func withState<R>(_ body: (inout DiscardableState<Value, Failure>) -> R) -> R {
         condition.lock()
         defer { condition.unlock() }
         return body(&state)
-    }
-
-    /// The blocking read: the held result, or the one this thread computes, or the one it waits
-    /// for. With `pinning`, a success is pinned before the lock is let go.
-    @usableFromInline
-    func acquire(pinning: Bool) -> Result<Value, Failure> {
-        var thread: ObjectIdentifier?
-        condition.lock()
-        while true {
-            switch state.content {
-            case .held(let result):
-                if pinning, case .success = result { state.pins += 1 }
-                condition.unlock()
-                return result
-            case .computing(let runner):
-                let me = thread ?? ObjectIdentifier(Thread.current)
-                thread = me
-                if runner == me {
-                    condition.unlock()
-                    misuse(
-                        "DiscardableLazyFuture<\(Value.self)> created at \(fileID):\(line) was read from "
-                            + "inside its own work")
-                }
-                // Looked at again after a while: a lost broadcast costs a recheck, never a hang.
-                _ = condition.wait(until: Date(timeIntervalSinceNow: EngineTiming.lostWakeUpRecheck.seconds))
-            case .empty:
-                let me = thread ?? ObjectIdentifier(Thread.current)
-                state.content = .computing(runner: me)
-                let fromDisk = state.storedOnDisk
-                condition.unlock()
-                return computeClaimed(fromDisk: fromDisk, pinning: pinning)
-            }
-        }
-    }
-
-    /// The async read's wait: the result, or `nil` if the task was cancelled (only where
-    /// `Failure` is `any Error`).
-    private func resultUnlessCancelled() async -> Result<Value, Failure>? {
-        let cancellable = _isAnyError(Failure.self)
-        if cancellable, Task.isCancelled { return nil }
-        let wait = CancellableWait<Result<Value, Failure>>()
-        return await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Value, Failure>?, Never>) in
-                guard wait.install(continuation) else { return }
-                condition.lock()
-                switch state.content {
-                case .held(let result):
-                    condition.unlock()
-                    wait.resume(with: result)
-                case .computing:
-                    state.waiters.append(wait)
-                    condition.unlock()
-                case .empty:
-                    state.content = .computing(runner: nil)
-                    state.waiters.append(wait)
-                    let fromDisk = state.storedOnDisk
-                    condition.unlock()
-                    ExecutionContext.global().execute {
-                        _ = self.computeClaimed(fromDisk: fromDisk, pinning: false)
-                    }
-                }
-            }
-        } onCancel: {
-            if cancellable { wait.cancel() }
-        }
-    }
-
-    /// Computes the value (or reads it back from disk) for a reader that claimed the
-    /// computation, then hands it to everyone waiting.
-    private func computeClaimed(fromDisk: Bool, pinning: Bool) -> Result<Value, Failure> {
-        var result: Result<Value, Failure>?
-        var computed = false
-        if fromDisk, let restored = storage?.load() {
-            result = .success(restored)
-        }
-        if result == nil {
-            computed = true
-            do throws(Failure) {
-                result = .success(try work())
-            } catch {
-                result = .failure(error)
-            }
-        }
-        let outcome = result.unsafelyUnwrapped
-        var stored = !computed
-        if computed, let storage, case .success(let value) = outcome {
-            stored = storage.save(value)
-        }
-        condition.lock()
-        state.content = .held(outcome)
-        _held = outcome
-        state.storedOnDisk = stored
-        if computed { state.computations += 1 }
-        if pinning, case .success = outcome { state.pins += 1 }
-        let waiters = state.waiters
-        state.waiters = []
-        condition.broadcast()
-        condition.unlock()
-        for wait in waiters { wait.resume(with: outcome) }
-        return outcome
-    }
-
-    /// Drops what is held (and the copy on disk, if asked) unless pinned or computing.
-    private func drop(removingStoredCopy: Bool) -> Bool {
-        var dropped: Result<Value, Failure>?
-        let (changed, removeFile) = withState { state -> (Bool, Bool) in
-            guard state.pins == 0 else { return (false, false) }
-            switch state.content {
-            case .computing:
-                return (false, false)
-            case .held(let result):
-                dropped = result
-                state.content = .empty
-                _held = nil
-            case .empty:
-                break
-            }
-            let removeFile = removingStoredCopy && state.storedOnDisk
-            if removeFile { state.storedOnDisk = false }
-            return (dropped != nil || removeFile, removeFile)
-        }
-        if removeFile { storage?.remove() }
-        // The dropped value is released here, outside the lock, when `dropped` goes.
-        dropped = nil
-        return changed
     }
 }
 
@@ -405,26 +287,4 @@ extension DiscardableLazyFuture where Failure == Never {
 
 extension DiscardableLazyFuture: DiscardableUnderPressure {
     func discardUnderPressure() -> Bool { discard() }
-}
-
-/// What a ``DiscardableLazyFuture`` knows, under its lock.
-struct DiscardableState<Value: Sendable, Failure: Error> {
-    enum Content {
-        /// No result: before the first read, or after a discard.
-        case empty
-        /// A reader computes it; `runner` is its thread, or `nil` for the global context.
-        case computing(runner: ObjectIdentifier?)
-        /// The result of the last computation.
-        case held(Result<Value, Failure>)
-    }
-
-    var content = Content.empty
-    /// Pins taken by `beginContentAccess()` and not yet released.
-    var pins = 0
-    /// Whether a copy of the value is on disk, to read back instead of computing.
-    var storedOnDisk = false
-    /// How many times the work has run.
-    var computations = 0
-    /// The async readers waiting for the computation under way.
-    var waiters: [CancellableWait<Result<Value, Failure>>] = []
 }

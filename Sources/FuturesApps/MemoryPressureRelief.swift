@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// A value that memory pressure may drop: a ``DiscardableLazyFuture``, whatever its types.
 protocol DiscardableUnderPressure: AnyObject, Sendable {
@@ -21,9 +20,9 @@ final class MemoryPressureRelief: Sendable {
         weak var object: (any DiscardableUnderPressure)?
     }
 
-    private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
+    private let entries = Locked<[ObjectIdentifier: Entry]>([:])
     #if canImport(Darwin)
-        private let source = Mutex<PressureSource?>(nil)
+        private let source = Locked<PressureSource?>(nil)
     #endif
 
     /// Adds `future` to those memory pressure discards.

@@ -1,4 +1,5 @@
 public import Foundation
+public import Futures
 public import Observation
 
 /// How many of a fan-out's futures have resolved, as main-actor, observable properties: what a
@@ -141,7 +142,7 @@ public final class FutureProgress {
                 "FutureProgress of total \(total) was given one more future to track than its total",
                 file: fileID, line: line)
         }
-        future._whenResolved { [weak self, tally] result in
+        future.onComplete { [weak self, tally] result in
             let failed: Bool
             if case .failure = result { failed = true } else { failed = false }
             guard tally.record(failed: failed) else { return }
@@ -212,7 +213,7 @@ final class ProgressTally: Sendable {
     }
 
     private let total: Int
-    private let state = LockedBox(State())
+    private let state = Locked(State())
 
     init(total: Int) {
         self.total = total

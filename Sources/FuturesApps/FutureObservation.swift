@@ -1,3 +1,4 @@
+public import Futures
 public import Observation
 
 /// The state of a future as main-actor, observable properties: what a SwiftUI view or any
