@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import Futures
+@testable import FuturesApps
 
 /// A value whose lifetime a test watches: a reader that found it freed would read a zeroed
 /// check word (or crash); `live` counts the pages not yet freed.

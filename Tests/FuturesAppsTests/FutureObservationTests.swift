@@ -2,7 +2,7 @@ import Foundation
 import Observation
 import Testing
 
-@testable import Futures
+@testable import FuturesApps
 
 @Suite("FutureObservation", .hangGuard(minutes: 2))
 @MainActor

@@ -2,7 +2,7 @@ import Foundation
 import Observation
 import Testing
 
-@testable import Futures
+@testable import FuturesApps
 
 @Suite("FutureProgress", .hangGuard(minutes: 2))
 @MainActor
@@ -120,7 +120,7 @@ struct FutureProgressTests {
         let progress = FutureProgress(total: items.count + 1)
         progress.track(unrelated.future)
         let made = Counter()
-        let inFlight = LockedBox([Future<Int, any Error>]())
+        let inFlight = Locked([Future<Int, any Error>]())
         let pages = Future.all(items, maxConcurrent: 2) { item in
             made.increment()
             let page = BackgroundFuture { () throws -> Int in
