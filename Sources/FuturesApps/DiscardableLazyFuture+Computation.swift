@@ -26,7 +26,7 @@ extension DiscardableLazyFuture {
                 thread = me
                 if runner == me {
                     condition.unlock()
-                    misuse(
+                    fatalError(
                         "DiscardableLazyFuture<\(Value.self)> created at \(fileID):\(line) was read from "
                             + "inside its own work")
                 }

@@ -20,7 +20,7 @@ extension DiscardableLazyFuture where Value: Codable {
     /// - Parameters:
     ///   - directory: An existing, writable directory for the copy, such as a caches or
     ///     temporary directory.
-    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - fileID: Leave the default: it names the calling line in diagnostics.
     ///   - line: Leave the default.
     ///   - work: Computes the value, once per computation; it does not run when the copy on
     ///     disk can be read back.

@@ -22,7 +22,7 @@ public import Futures
 /// ```
 ///
 /// The work runs once per computation, however many threads and tasks read at once: the first
-/// reader runs it, the others wait for it, as they do for a ``LazyFuture``. A failure is kept
+/// reader runs it, the others wait for it, as they do for a `LazyFuture`. A failure is kept
 /// like a value (every reader sees it) until it is discarded; the next read then tries again.
 /// A reader gets its own reference to the value, so a value being read is never freed under
 /// it: a discard only drops the future's reference.
@@ -59,7 +59,7 @@ public final class DiscardableLazyFuture<Value: Sendable, Failure: Error>: @unch
     /// let table = DiscardableLazyFuture { () throws(ParseError) in try parse(csv) }
     /// ```
     /// - Parameters:
-    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - fileID: Leave the default: it names the calling line in diagnostics.
     ///   - line: Leave the default.
     ///   - work: Computes the value. It runs on the thread of the read that finds no value (the
     ///     global context for ``get()``), once per computation.
@@ -225,7 +225,7 @@ public final class DiscardableLazyFuture<Value: Sendable, Failure: Error>: @unch
             return true
         }
         guard balanced else {
-            misuse(
+            fatalError(
                 "DiscardableLazyFuture<\(Value.self)> created at \(fileID):\(line): endContentAccess() "
                     + "without a matching successful beginContentAccess()")
         }

@@ -19,8 +19,8 @@ public import Observation
 /// else { ProgressView() }
 /// ```
 ///
-/// An observation never blocks and never starts work: observing a ``LazyFuture`` does not run
-/// it (read it, or call ``Future/get()``, to start it). It does not keep the future alive
+/// An observation never blocks and never starts work: observing a `LazyFuture` does not run
+/// it (read it, or call `Future.get()`, to start it). It does not keep the future alive
 /// either, and the future does not keep it alive: each holds the other weakly, so work that
 /// nothing else needs is freed with its future, and an observation that nothing shows is freed
 /// while its future goes on.

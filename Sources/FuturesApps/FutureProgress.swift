@@ -5,8 +5,8 @@ public import Observation
 /// How many of a fan-out's futures have resolved, as main-actor, observable properties: what a
 /// progress bar over a hundred downloads reads.
 ///
-/// Make one over the futures a fan-out waits for, the same array you give ``Future/all(_:fileID:line:)``,
-/// ``Future/allSettled(_:fileID:line:)`` or ``Future/completions(of:)``:
+/// Make one over the futures a fan-out waits for, the same array you give `Future.all(_:)`,
+/// `Future.allSettled(_:)` or `Future.completions(of:)`:
 ///
 /// ```swift
 /// let downloads = urls.map { url in BackgroundFuture { try download(url) } }
@@ -17,7 +17,7 @@ public import Observation
 /// ProgressView(value: progress.fractionCompleted) { Text("\(progress.completed) of \(progress.total)") }
 /// ```
 ///
-/// For ``Future/all(_:maxConcurrent:fileID:line:_:)``, whose futures are made only when a slot
+/// For `Future.all(_:maxConcurrent:_:)`, whose futures are made only when a slot
 /// is free, make it with the number of items and ``track(_:fileID:line:)`` each future as it is made:
 ///
 /// ```swift
@@ -85,11 +85,11 @@ public final class FutureProgress {
     /// ```
     /// - Parameters:
     ///   - total: How many futures will be tracked; not negative.
-    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - fileID: Leave the default: it names the calling line in diagnostics.
     ///   - line: Leave the default.
     public nonisolated init(total: Int, fileID: StaticString = #fileID, line: UInt = #line) {
         guard total >= 0 else {
-            misuse(
+            fatalError(
                 "FutureProgress(total:) needs a total of at least 0; it was given \(total)", file: fileID, line: line)
         }
         self.total = total
@@ -128,7 +128,7 @@ public final class FutureProgress {
     /// ```
     /// - Parameters:
     ///   - future: A future to count; its kind and types are its own.
-    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - fileID: Leave the default: it names the calling line in diagnostics.
     ///   - line: Leave the default.
     /// - Returns: `future`, for use in an expression.
     @discardableResult
@@ -138,7 +138,7 @@ public final class FutureProgress {
         line: UInt = #line
     ) -> Future<Value, Failure> {
         guard tally.admit() else {
-            misuse(
+            fatalError(
                 "FutureProgress of total \(total) was given one more future to track than its total",
                 file: fileID, line: line)
         }
@@ -156,8 +156,8 @@ public final class FutureProgress {
     /// future it owns. If the Foundation progress is already cancelled, cancels it now.
     ///
     /// A progress counts futures it does not own, so it cancels only those it is given here.
-    /// Cancelling the result of ``Future/all(_:maxConcurrent:fileID:line:_:)`` cancels its
-    /// futures in flight and makes no more; the futures given to ``Future/all(_:fileID:line:)``
+    /// Cancelling the result of `Future.all(_:maxConcurrent:_:)` cancels its
+    /// futures in flight and makes no more; the futures given to `Future.all(_:)`
     /// are yours to cancel, each given here if you want them cancelled. The futures are
     /// cancelled from Foundation's cancellation handler, which may run just after `cancel()`
     /// returns, on another thread.

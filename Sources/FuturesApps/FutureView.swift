@@ -6,7 +6,7 @@
     /// the shape of SwiftUI's `AsyncImage`, for any future.
     ///
     /// It observes the future with ``Future/observed()``: it never blocks and never starts a lazy
-    /// future's work (start one with ``Future/get()`` in a `.task`, or make a ``BackgroundFuture``).
+    /// future's work (start one with `Future.get()` in a `.task`, or make a `BackgroundFuture`).
     ///
     /// ```swift
     /// FutureView(profile) { profile in
