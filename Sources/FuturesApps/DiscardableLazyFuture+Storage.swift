@@ -1,5 +1,5 @@
 public import Foundation
-public import Futures
+import Futures
 
 extension DiscardableLazyFuture where Value: Codable {
     /// A discardable lazy future that keeps a copy of its value on disk: after a discard, the

@@ -1,5 +1,5 @@
 public import Foundation
-public import Futures
+import Futures
 
 /// A lazy value that can give its memory back: computed on the first read, dropped by
 /// ``discard()`` (or, on Apple platforms, under memory pressure), and computed again on the
@@ -146,7 +146,7 @@ public final class DiscardableLazyFuture<Value: Sendable, Failure: Error>: @unch
     ///   `CancellationError` if the calling task is cancelled while it waits.
     public func get() async throws(Failure) -> Value {
         if let result = _heldResult { return try result.get() }
-        // A task cancelled before it waits starts no computation.
+        // Where the wait is cancellable, a task cancelled before it waits starts no computation.
         if Failure.self == (any Error).self, Task.isCancelled {
             throw (CancellationError() as any Error) as! Failure
         }

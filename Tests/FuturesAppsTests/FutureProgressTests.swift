@@ -194,7 +194,7 @@ struct FutureProgressTests {
         let errorText = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(errorText.contains("FutureProgress of total 1"))
         // The message points at the caller's line, not at a file inside Futures.
-        #expect(errorText.contains("FuturesTests/FutureProgressTests.swift:"))
+        #expect(errorText.contains("FuturesAppsTests/FutureProgressTests.swift:"))
         #expect(!errorText.contains("Futures/FutureProgress.swift") && !errorText.contains("Misuse.swift"))
     }
 
@@ -208,7 +208,7 @@ struct FutureProgressTests {
         guard let result else { return }
         let errorText = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(errorText.contains("FutureProgress(total:) needs a total of at least 0; it was given -1"))
-        #expect(errorText.contains("FuturesTests/FutureProgressTests.swift:"))
+        #expect(errorText.contains("FuturesAppsTests/FutureProgressTests.swift:"))
         #expect(!errorText.contains("Futures/FutureProgress.swift") && !errorText.contains("Misuse.swift"))
     }
 }
