@@ -4,7 +4,7 @@ public import Observation
 /// The state of a future as main-actor, observable properties: what a SwiftUI view or any
 /// other Observation user reads to show a spinner, a value or an error.
 ///
-/// Make one with ``Future/observed()``. ``result`` is `nil` while the future is pending and is
+/// Make one with ``Futures/Future/observed()``. ``result`` is `nil` while the future is pending and is
 /// set once, on the main actor, when it resolves; ``value``, ``error`` and ``isPending`` are
 /// read from it, so SwiftUI redraws a view that reads any of them exactly once per resolution.
 ///

@@ -5,7 +5,7 @@
     /// A view that shows a placeholder while a future is pending, then its value, or its error:
     /// the shape of SwiftUI's `AsyncImage`, for any future.
     ///
-    /// It observes the future with ``Future/observed()``: it never blocks and never starts a lazy
+    /// It observes the future with ``Futures/Future/observed()``: it never blocks and never starts a lazy
     /// future's work (start one with `Future.get()` in a `.task`, or make a `BackgroundFuture`).
     ///
     /// ```swift
