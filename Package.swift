@@ -14,6 +14,9 @@ let package = Package(
     products: [
         .library(name: "Futures", targets: ["Futures"]),
         .library(name: "FutureProxy", targets: ["FutureProxy"]),
+        // The app-facing types (observation, progress, discardable lazy futures, FutureView): apart,
+        // so that `import Futures` brings in no Observation or SwiftUI.
+        .library(name: "FuturesApps", targets: ["FuturesApps"]),
         .executable(name: "futures-demo", targets: ["futures-demo"]),
     ],
     dependencies: [],
@@ -22,12 +25,14 @@ let package = Package(
         // The thread-local cache of `ThreadState` (Sources/Futures/Support/Platform.swift).
         .target(name: "CFuturesThreadCache"),
         .target(name: "FutureProxy", dependencies: ["Futures"], swiftSettings: strictSettings),
-        .executableTarget(name: "futures-demo", dependencies: ["Futures"], swiftSettings: strictSettings),
+        .target(name: "FuturesApps", dependencies: ["Futures"], swiftSettings: strictSettings),
+        .executableTarget(name: "futures-demo", dependencies: ["Futures", "FuturesApps"], swiftSettings: strictSettings),
         // Hooks run as the test process starts: the hang dump on SIGUSR1, the narrow pool (docs/testing.md).
         .target(name: "TestProcessHooks", path: "Tests/TestProcessHooks"),
         .testTarget(
             name: "FuturesTests", dependencies: ["Futures", "TestProcessHooks"], swiftSettings: strictSettings),
         .testTarget(name: "FutureProxyTests", dependencies: ["FutureProxy"], swiftSettings: strictSettings),
+        .testTarget(name: "FuturesAppsTests", dependencies: ["FuturesApps"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

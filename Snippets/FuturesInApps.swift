@@ -1,7 +1,7 @@
 // The code of the article "Futures in apps".
 // snippet.imports
 import Foundation
-import Futures
+import FuturesApps
 import Observation
 
 // snippet.end

@@ -242,6 +242,7 @@ struct GeneratedTarget {
                     dependencies: [
                         .product(name: "Futures", package: "Futures"),
                         .product(name: "FutureProxy", package: "Futures"),
+                        .product(name: "FuturesApps", package: "Futures"),
                     ],
                     path: "\(folder)",
                     swiftSettings: [\(swiftSettings.joined(separator: ", "))]
@@ -264,9 +265,10 @@ func main() throws {
     let scratch = work.appendingPathComponent("scratch")
 
     // The documents and their code.
-    let docc = "Sources/Futures/Futures.docc"
-    let articles = ((try? fileManager.contentsOfDirectory(atPath: repository.appendingPathComponent(docc).path)) ?? [])
-        .filter { $0.hasSuffix(".md") }.sorted().map { "\(docc)/\($0)" }
+    let articles = ["Sources/Futures/Futures.docc", "Sources/FuturesApps/FuturesApps.docc"].flatMap { docc in
+        ((try? fileManager.contentsOfDirectory(atPath: repository.appendingPathComponent(docc).path)) ?? [])
+            .filter { $0.hasSuffix(".md") }.sorted().map { "\(docc)/\($0)" }
+    }
     var blocks: [CodeBlock] = []
     // README.md is checked by scripts/check-readme-blocks: each of its blocks alone, with no prelude.
     let notes = ((try? fileManager.contentsOfDirectory(atPath: repository.appendingPathComponent("docs").path)) ?? [])

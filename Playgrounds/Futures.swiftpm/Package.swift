@@ -2,9 +2,10 @@
 
 // An App Playground: the Swift Playgrounds app (iPad and Mac) and Xcode open this folder as an
 // app. Everything it builds is inside this folder: the chapters, the SwiftUI shell, and a copy
-// of the library's sources in Library/ (scripts/sync-app-playground writes it; CI fails when it
-// is stale), because the app resolves no local path dependency. Elsewhere, as on Linux, the same
-// target is a plain executable: a text runner that prints each chapter's facts.
+// of the library's sources in Library/, because the app resolves no local path dependency. The
+// copy is not committed: `scripts/sync-app-playground`, run from the repository, makes it from
+// Sources/ before the playground is opened or run. Elsewhere, as on Linux, the same target is a
+// plain executable: a text runner that prints each chapter's facts.
 
 import PackageDescription
 

@@ -1,5 +1,6 @@
 import Foundation
 import Futures
+import FuturesApps
 
 /// The parallel loads, shown as they happen: one background future per file (each with the
 /// simulated latency of ``BlockingLoads``), counted by a `FutureProgress` whose counts a

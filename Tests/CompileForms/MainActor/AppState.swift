@@ -1,6 +1,7 @@
 // Futures in apps, from a client with default main-actor isolation (SE-0466): observed state,
 // the progress of a fan-out, and a discardable lazy value, as a view model holds them.
 import Futures
+import FuturesApps
 import Observation
 
 nonisolated func thumbnailBytes(_ id: Int) -> [UInt8] { Array(repeating: UInt8(id % 256), count: 16) }

@@ -9,7 +9,7 @@
  by hand with `serveMainQueue(until:)`, as a command-line tool would.
  */
 import Foundation
-import Futures
+import FuturesApps  // brings Futures with it
 import Observation
 
 /// Runs the main run loop (and so the main queue) until `condition` holds.
