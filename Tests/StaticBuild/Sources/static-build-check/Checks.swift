@@ -1,4 +1,5 @@
 import Foundation
+import Futures
 import Synchronization
 
 /// The checks' tally, and the one way a check reports.
@@ -80,6 +81,14 @@ final class Counter: Sendable {
         }
     }
     var value: Int { count.load(ordering: .relaxed) }
+}
+
+/// Succeeds `promise` with `value` from another thread after `milliseconds`, so that a reader
+/// waits on a future that derives from it.
+func succeedLater<Value: Sendable, Failure: Error>(
+    _ promise: Promise<Value, Failure>, with value: Value, after milliseconds: Int = 20
+) {
+    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { promise.succeed(value) }
 }
 
 /// A pause in a future's work, so that it is still pending when the check goes on.

@@ -12,6 +12,12 @@ enum CombinatorChecks {
             promise.succeed(41)
             return mapped.value == "42"
         }
+        Checks.check("map, read while its source is pending") {
+            let promise = Promise<Int, Never>()
+            let mapped = promise.future.map { $0 * 2 }
+            succeedLater(promise, with: 21)
+            return mapped.value == 42
+        }
         Checks.check("map that throws") {
             BackgroundFuture { 1 }.map { (_: Int) throws(Boom) -> Int in throw .boom }.result == .failure(.boom)
         }
@@ -23,6 +29,12 @@ enum CombinatorChecks {
             let chained = promise.future.flatMap { _ in Future<Int, Boom>(failure: .other) }
             promise.succeed(1)
             return chained.result == .failure(.other)
+        }
+        Checks.check("flatMap, read while its source is pending") {
+            let promise = Promise<Int, Never>()
+            let chained = promise.future.flatMap { value in BackgroundFuture { value + 1 } }
+            succeedLater(promise, with: 1)
+            return chained.value == 2
         }
         Checks.check("mapError") {
             Future<Int, Boom>(failure: .boom).mapError { Wrapped(inner: $0) }.result == .failure(Wrapped(inner: .boom))

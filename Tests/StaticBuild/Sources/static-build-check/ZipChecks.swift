@@ -10,6 +10,13 @@ enum ZipChecks {
             let (first, second) = both.value
             return first == 1 && second == 3
         }
+        Checks.check("zip of two, read while a source is pending") {
+            let promise = Promise<Int, Never>()
+            let both = zip(promise.future, BackgroundFuture { 3 })
+            succeedLater(promise, with: 1)
+            let (first, second) = both.value
+            return first == 1 && second == 3
+        }
         Checks.check("zip of three") {
             let (a, b, c) = zip(Future<Int, Never>(value: 1), BackgroundFuture { 2 }, LazyFuture { 3 }).value
             return a == 1 && b == 2 && c == 3
