@@ -14,6 +14,7 @@ let futuresRows: [Row] = [
     Row(name: "all per input, resolved") { allResolved($0) },
     Row(name: "all per input, pending") { allPending($0) },
     Row(name: "promise create+succeed+read") { roundTrips($0) },
+    Row(name: "zip of two pending promises") { zipsOfTwo($0) },
 ]
 
 @inline(never)
@@ -106,6 +107,20 @@ private func roundTrips(_ count: Int) -> AnyObject? {
         let promise = Promise<Int, Never>()
         promise.succeed(index)
         sink(promise.future.value)
+    }
+    return nil
+}
+
+@inline(never)
+private func zipsOfTwo(_ count: Int) -> AnyObject? {
+    for index in 0..<count {
+        let first = Promise<Int, Never>()
+        let second = Promise<Int, Never>()
+        let both = zip(first.future, second.future)
+        first.succeed(index)
+        second.succeed(opaque(1))
+        let (left, right) = both.value
+        sink(left &+ right)
     }
     return nil
 }

@@ -15,6 +15,7 @@ let nioRows: [Row] = [
     Row(name: "nio all per input, resolved") { nioAllResolved($0) },
     Row(name: "nio all per input, pending") { nioAllPending($0) },
     Row(name: "nio promise create+succeed+read") { nioRoundTrips($0) },
+    Row(name: "nio zip of two pending promises") { nioZipsOfTwo($0) },
 ]
 
 private let loop = EmbeddedEventLoop()
@@ -89,6 +90,19 @@ private func nioRoundTrips(_ count: Int) -> AnyObject? {
         let promise = loop.makePromise(of: Int.self)
         promise.succeed(index)
         promise.futureResult.whenSuccess { sink($0) }
+    }
+    return nil
+}
+
+@inline(never)
+private func nioZipsOfTwo(_ count: Int) -> AnyObject? {
+    for index in 0..<count {
+        let first = loop.makePromise(of: Int.self)
+        let second = loop.makePromise(of: Int.self)
+        let both = first.futureResult.and(second.futureResult)
+        first.succeed(index)
+        second.succeed(opaque(1))
+        both.whenSuccess { sink($0.0 &+ $0.1) }
     }
     return nil
 }
