@@ -18,9 +18,7 @@ let package = Package(
     ],
     dependencies: [],
     targets: [
-        .target(name: "Futures", dependencies: ["CFuturesThreadCache"], swiftSettings: strictSettings),
-        // The thread-local cache of `ThreadState` (Sources/Futures/Support/Platform.swift).
-        .target(name: "CFuturesThreadCache"),
+        .target(name: "Futures", swiftSettings: strictSettings),
         .target(name: "FutureProxy", dependencies: ["Futures"], swiftSettings: strictSettings),
         .executableTarget(name: "futures-demo", dependencies: ["Futures"], swiftSettings: strictSettings),
         // Hooks run as the test process starts: the hang dump on SIGUSR1, the narrow pool (docs/testing.md).

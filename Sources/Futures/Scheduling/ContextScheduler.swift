@@ -125,7 +125,7 @@ final class ContextScheduler: Sendable {
     // MARK: The reader's rule
 
     /// Whether a blocking reader that just found this context's work queued should run it now.
-    @inlinable
+    @usableFromInline
     func readerShouldClaimAtOnce() -> Bool {
         CurrentWork.isInsideWork || counts.computingNow + counts.unclaimedNow <= counts.slotLimitNow
     }

@@ -10,52 +10,26 @@ import Synchronization
     #error("Futures runs on Linux (Glibc or Musl) and on Apple platforms; port Platform.swift to add another")
 #endif
 
-// The package's C target holds the thread-local cache of the slot below. The App Playground,
-// which builds the library's Swift files alone, has no C target: there the slot is read through
-// its pthread key (`scripts/check-darwin` type-checks both forms).
-// Imported `public` because the slot's load is inlinable (`CurrentWork.push` runs in the client's
-// code, on every lazy future's first read): a client compiles the C function's body into its own.
-#if canImport(CFuturesThreadCache)
-    public import CFuturesThreadCache
-#endif
-
 // Everything Futures asks of the operating system directly, in one file: the thread-local slot
-// behind `ThreadState` (with its cache, the package's one C target), a thread pool's lock, and the
-// probes with which a thread pool's monitor tells a blocked runner from a computing one. The rest
-// of the module imports no C library (`PriorityBoost.swift`, Apple's thread priorities, aside).
-// This file does not import Foundation, which re-exports Glibc on Linux: so `scripts/check-darwin`
-// type-checks its Darwin branches against Apple's declarations alone (see
-// `scripts/darwin-stand-in/README.md`).
+// behind `ThreadState`, a thread pool's lock, and the probes with which a thread pool's monitor
+// tells a blocked runner from a computing one. The rest of the module imports no C library
+// (`PriorityBoost.swift`, Apple's thread priorities, aside). This file does not import Foundation,
+// which re-exports Glibc on Linux, so that `scripts/check-darwin` type-checks its Darwin branches
+// against Apple's declarations alone.
 
 /// One thread-local slot that holds a retained object per thread, released when the thread exits.
 ///
-/// A pthread key owns the object: its destructor releases it when the thread exits. The key is
-/// made on first use and kept in a statically initialized atomic (as a value plus one, zero
-/// meaning "not yet"), so that a lookup pays no lazy-initialization check.
-///
-/// Reads go to a C thread-local variable that mirrors the key (`CFuturesThreadCache`), one load
-/// from the thread pointer where `pthread_getspecific` is a call into the C library: the read is
-/// on the path of every lazy future's first read. The two are set together, and the destructor
-/// clears the cache before it releases the object, so that a later destructor of another key that
-/// uses futures makes a new object instead of reading a freed one (the C library then runs the
-/// destructors again, and the new object is released too).
+/// A pthread key owns the object: its destructor releases it when the thread exits (the C library
+/// has cleared the key's value by then, so a later destructor that uses futures makes a new
+/// object, which is released in the next round). The key is made on first use and kept in a
+/// statically initialized atomic, as a value plus one, zero meaning "not yet".
 @usableFromInline
 enum ThreadLocalSlot {
     private static let keyPlusOne = Atomic<UInt>(0)
 
     /// The object stored for this thread, unretained; `nil` if none.
-    @inlinable @inline(__always)
-    static func load() -> UnsafeMutableRawPointer? {
-        #if canImport(CFuturesThreadCache)
-            futures_thread_cache_load()
-        #else
-            loadThroughKey()
-        #endif
-    }
-
-    /// The slot's read through its key, where the C cache is absent (the App Playground).
     @usableFromInline
-    static func loadThroughKey() -> UnsafeMutableRawPointer? {
+    static func load() -> UnsafeMutableRawPointer? {
         pthread_getspecific(key)
     }
 
@@ -63,21 +37,8 @@ enum ThreadLocalSlot {
     static func store(_ object: UnsafeMutableRawPointer) {
         let status = pthread_setspecific(key, object)
         precondition(status == 0, "Futures could not set its thread-local state (error \(status))")
-        #if canImport(CFuturesThreadCache)
-            futures_thread_cache_store(object)
-        #endif
     }
 
-    /// Forgets this thread's object, as its key's destructor runs (the C library has cleared the
-    /// key's value already).
-    @inline(__always)
-    fileprivate static func clearCache() {
-        #if canImport(CFuturesThreadCache)
-            futures_thread_cache_store(nil)
-        #endif
-    }
-
-    @inline(__always)
     private static var key: pthread_key_t {
         let stored = keyPlusOne.load(ordering: .acquiring)
         return stored != 0 ? pthread_key_t(truncatingIfNeeded: stored &- 1) : makeKey()
@@ -97,12 +58,10 @@ enum ThreadLocalSlot {
 
 #if canImport(Darwin)
     private let releaseThreadObject: @convention(c) (UnsafeMutableRawPointer) -> Void = { object in
-        ThreadLocalSlot.clearCache()
         Unmanaged<AnyObject>.fromOpaque(object).release()
     }
 #else
     private let releaseThreadObject: @convention(c) (UnsafeMutableRawPointer?) -> Void = { object in
-        ThreadLocalSlot.clearCache()
         if let object { Unmanaged<AnyObject>.fromOpaque(object).release() }
     }
 #endif
