@@ -119,14 +119,6 @@ struct StateWord: Equatable, Sendable {
     }
 
     @inlinable var isResolved: Bool { raw & Self.phaseMask == Phase.resolved.rawValue }
-    /// Whether the word is a lazy future's whose work has not started (`pending`, of kind
-    /// `lazy`), whatever its flags: the words for which `ReadStep` says `claimAndRun`. One mask
-    /// and one compare, for the read path's in-line claim (`Future._resultAfterTheReadPath()`).
-    @inlinable var isUnstartedLazy: Bool {
-        raw & (Self.phaseMask | Self.kindMask) == UInt64(FutureKind.lazy.rawValue) << Self.kindShift
-    }
-    /// This word, unstarted, moved to `running`: what `claim()` makes of it.
-    @inlinable var claimedUnstartedLazy: StateWord { StateWord(raw: raw | Phase.running.rawValue) }
     @inlinable var hasWaiters: Bool { raw & Self.waitersBit != 0 }
     @inlinable var hasCallbacks: Bool { raw & Self.callbacksBit != 0 }
     @inlinable var isCancelled: Bool { raw & Self.notCancelledBit == 0 }
