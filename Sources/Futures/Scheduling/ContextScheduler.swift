@@ -127,14 +127,14 @@ final class ContextScheduler: Sendable {
     /// Whether a blocking reader that just found this context's work queued should run it now.
     @usableFromInline
     func readerShouldClaimAtOnce() -> Bool {
-        CurrentWork.isInsideWork || counts.computingNow + counts.unclaimedNow <= counts.slotLimitNow
+        CurrentWork.isInsideWork || counts.computingNow + counts.unclaimedNow <= counts.cpuSlots
     }
 
     /// Whether a blocking reader that has waited `waited` and still finds the work queued should
     /// run it now.
     func readerShouldClaim(afterWaiting waited: Duration) -> Bool {
         CurrentWork.isInsideWork
-            || counts.computingNow < counts.slotLimitNow
+            || counts.computingNow < counts.cpuSlots
             || (waited >= Self.starvationLimit && !canStartMoreRunners)
     }
 

@@ -22,11 +22,8 @@ import Synchronization
 ///   other worker watches already: a program that makes background futures one after another then
 ///   hands them over without waking a sleeping thread for each.
 /// - An idle worker beyond `keptThreads` exits after `idleTimeout` without work.
-/// - Jobs so short that a second runner slows them down (it pays for each in cache lines taken from
-///   the first) run on one runner, as long as one runner takes as many: the monitor tries it
-///   and widens the pool again for a job that lasts (`PoolWidth`, `state.slotLimit`).
 final class ThreadPool: JobRunner, @unchecked Sendable {
-    // @unchecked: `jobs`, `state`, `workers`, `idleWaiters` and `width` are read and written only
+    // @unchecked: `jobs`, `state`, `workers` and `idleWaiters` are read and written only
     // while `lock` is held;
     // `monitorWakeUps` only while `monitorCondition` is held; the rest is immutable or atomic.
 
@@ -64,8 +61,6 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
     /// decision to wake (`PoolState.Actions.wake`) chooses from, as many as
     /// `state.idleWithoutToken`.
     @exclusivity(unchecked) private var idleWaiters: [IdleWaiter] = []
-    /// How many slots the runners may use, decided by the monitor; read and written under `lock`.
-    @exclusivity(unchecked) private var width = PoolWidth()
     /// How many of the next wake-ups send their token without the signal, as a lost signal would
     /// (tests of the recheck, `LostWakeUps`); read and written under `lock`.
     @exclusivity(unchecked) private var signalsToDrop = 0
@@ -454,60 +449,6 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
         applyUnderLock(actions)
         lock.unlock()
         apply(actions)
-    }
-
-    /// Decides the pool's width from the monitor's look (`PoolWidth`), and sets the slot limit it
-    /// gives, for the pool and for readers. Returns whether the pool is narrow: the monitor then
-    /// looks again soon.
-    func judgeWidth(_ look: PoolWidth.Look) -> Bool {
-        guard configuration.cpuSlots > 1 else { return false }
-        lock.lock()
-        defer { lock.unlock() }
-        setSlotLimit(for: width.decide(look))
-        return width.isNarrow
-    }
-
-    /// The monitor stopped: the next work starts on every slot.
-    func resetWidth() {
-        lock.lock()
-        setSlotLimit(for: width.reset())
-        lock.unlock()
-    }
-
-    /// Lets one runner compute, as a trial that the monitor kept would (tests of a narrow pool).
-    func keepOneRunner() {
-        guard configuration.cpuSlots > 1 else { return }
-        lock.lock()
-        width.keepOneRunner()
-        setSlotLimit(for: .narrow)
-        lock.unlock()
-    }
-
-    /// Sets the slot limit that a change of width gives. Called with `lock` held.
-    private func setSlotLimit(for change: PoolWidth.Change?) {
-        switch change {
-        case .narrow?: setSlotLimit(1)
-        case .widen?: setSlotLimit(configuration.cpuSlots)
-        case nil: break
-        }
-    }
-
-    /// Sets how many runners may compute at once, for the pool and for readers. Called with
-    /// `lock` held.
-    private func setSlotLimit(_ limit: Int) {
-        state.setSlotLimit(limit)
-        counts.setSlotLimit(limit)
-    }
-
-    /// How many jobs' work anyone has taken so far (a runner, or a reader that ran it itself):
-    /// the jobs submitted less those unclaimed. Read without the lock, for the monitor's rate.
-    var jobsTaken: Int { submits.load() &- counts.unclaimedNow }
-
-    /// How many runners may compute at once now (tests).
-    var slotLimit: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return state.slotLimit
     }
 
     /// Marks the monitor gone, under the lock, so that a later need starts a new one.
