@@ -16,13 +16,9 @@ extension Future {
         case .claimAndRun:
             if _claim(from: word) { return _runClaimedWork() }
         case .askContext:
-            if let scheduler = _links.context,
-                scheduler._withUnsafeGuaranteedRef({ $0.readerShouldClaimAtOnce() }), _claim(from: word)
-            {
-                return scheduler._withUnsafeGuaranteedRef { scheduler in
-                    scheduler.readerClaimed(self)
-                    return scheduler.runCounted { _runClaimedWork() }
-                }
+            if let scheduler = _contextScheduler, scheduler.readerShouldClaimAtOnce(), _claim(from: word) {
+                scheduler.readerClaimed(self)
+                return scheduler.runCounted { _runClaimedWork() }
             }
         case .readOutcome, .waitForRunner, .wait, .walkUpstream:
             // Resolved meanwhile, or nothing this reader may run at once: the slow path decides
@@ -41,7 +37,7 @@ extension Future {
     @inlinable
     final func _runClaimedWork() -> Result<Value, Failure> {
         #if DEBUG
-            let watch = MainThreadRunWatch(running: self)
+            let watch = ReaderRunWatch(running: self)
             defer { watch.finish(running: self) }
         #endif
         // The work's closure, and all it captured, is released when `_runWork` returns, before

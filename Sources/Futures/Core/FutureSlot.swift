@@ -74,7 +74,7 @@ public class _FutureWithSlot<Slot: _FutureSlotRunning>: _FutureCore, @unchecked 
     /// future whose reader claims the work).
     override final func _runClaimedWorkErased() {
         #if DEBUG
-            let watch = MainThreadRunWatch(running: self)
+            let watch = ReaderRunWatch(running: self)
             defer { watch.finish(running: self) }
         #endif
         // Unspecialized, this code does not know whether the future can be cancelled: the
