@@ -51,7 +51,7 @@ extension Future {
     }
 
     /// Takes the work out of the slot and runs it with this future on the thread's chain.
-    @inlinable @inline(__always)
+    @inlinable
     final func _runWork() -> Result<Value, Failure> {
         var slot = _FutureSlot<Value, Failure>.empty
         swap(&slot, &_slot)
@@ -68,13 +68,13 @@ extension Future {
     /// Writes `outcome` into the slot that `_runWork()` left `empty`, by initializing it: the
     /// `empty` case has no payload, so there is nothing to destroy first. An assignment would
     /// first consume the old value, an outlined call that tests its case.
-    @inlinable @inline(__always)
+    @inlinable
     final func _fillEmptySlot(with outcome: consuming _FutureSlot<Value, Failure>) {
         Self._initialize(&_slot, to: outcome)
     }
 
     /// Initializes the slot at `slot` with `outcome`, without destroying what it held.
-    @inlinable @inline(__always)
+    @inlinable
     static func _initialize(
         _ slot: UnsafeMutablePointer<_FutureSlot<Value, Failure>>, to outcome: consuming _FutureSlot<Value, Failure>
     ) {

@@ -98,13 +98,14 @@ public class _FutureCore: @unchecked Sendable {
 
     /// Moves the phase from `pending` to `running`, if nobody else did. The thread that wins
     /// owns the work from then on and must run it.
-    @inlinable @inline(__always)
+    @inlinable
     final func _claim() -> Bool {
         _claim(from: StateWord(raw: _state.load(ordering: .acquiring)))
     }
 
     /// `_claim()` for a caller that has just loaded the word (`seen`): the compare-and-swap
-    /// starts from it instead of loading the word again.
+    /// starts from it instead of loading the word again. Always inlined, which keeps the read
+    /// path's loop tight where its slow path is inlined beside it (gated: resolved read).
     @inlinable @inline(__always)
     final func _claim(from seen: StateWord) -> Bool {
         let word = _state.transition(from: seen) { word -> StateWord? in
@@ -140,7 +141,7 @@ public class _FutureCore: @unchecked Sendable {
     /// `_publishResolution(succeeded:droppingLinks:)` with the add to make: from `completing`
     /// or from `pending` or `running` where no other thread can move the phase
     /// (`StateWord.publishIncrement(from:succeeded:)`).
-    @inlinable @inline(__always)
+    @inlinable
     final func _publishResolution(adding increment: UInt64, droppingLinks: Bool) {
         let old = _state.wrappingAdd(increment, ordering: .acquiringAndReleasing).oldValue
         if StateWord(raw: old).needsAnnouncement {
@@ -245,7 +246,7 @@ struct FutureLinks: Sendable {
     }
 
     /// The derived future's links, if these are they.
-    @inlinable @inline(__always)
+    @inlinable
     var sources: Unmanaged<DerivedLinks>? {
         guard tag == Self.sourcesTag else { return nil }
         return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: address).unsafelyUnwrapped)
@@ -271,7 +272,6 @@ extension _FutureCore {
     /// Runs `body` with this derived future's links, borrowed: no retain and no release, since the
     /// future holds them until its deinit. `nil` for a future that has none. Locks nothing: the
     /// fields of the links are guarded as `DerivedLinks` says.
-    @inline(__always)
     final func _withLinksBorrowed<R>(_ body: (DerivedLinks) -> R) -> R? {
         guard let links = _links.sources else { return nil }
         return links._withUnsafeGuaranteedRef(body)

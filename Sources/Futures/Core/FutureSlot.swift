@@ -100,7 +100,7 @@ extension _FutureWithSlot {
     /// Always inlined, so that `succeeded` and `cancellable` are constants where the caller knows
     /// the types: called with a variable, the compare-and-swap loop tested whether the word
     /// changed at each turn.
-    @inlinable @inline(__always)
+    @inlinable
     @discardableResult
     final func _finishRunning(succeeded: Bool, cancellable: Bool) -> Bool {
         if !cancellable {
@@ -140,6 +140,7 @@ public protocol _FutureSlotRunning {
 }
 
 extension _FutureSlot: _FutureSlotRunning {
+    // Always inlined into the type-erased run (gated: map step on a lazy source).
     @inline(__always)
     public static func _runWork(in slot: UnsafeMutablePointer<Self>, of future: _FutureCore) -> Bool {
         var outcome = Self.empty

@@ -113,7 +113,7 @@ struct StateWord: Equatable, Sendable {
     }
 
     /// Whether the future is of `kind`: one mask and one compare.
-    @inlinable @inline(__always)
+    @inlinable
     func `is`(_ kind: FutureKind) -> Bool {
         raw & Self.kindMask == UInt64(kind.rawValue) << Self.kindShift
     }

@@ -83,7 +83,7 @@ enum ReadStep: Equatable, Sendable {
     case walkUpstream
 
     /// The step for a future whose word is `word`.
-    @inlinable @inline(__always)
+    @inlinable
     init(_ word: StateWord) {
         switch word.phase {
         case .resolved: self = .readOutcome
@@ -93,7 +93,7 @@ enum ReadStep: Equatable, Sendable {
     }
 
     /// The step for an unstarted future of `kind`.
-    @inlinable @inline(__always)
+    @inlinable
     init(pending kind: FutureKind) {
         switch kind {
         case .lazy: self = .claimAndRun

@@ -53,6 +53,8 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
     let counts: RunnerCounts
 
     private let lock = PoolLock()
+    // The fields below are guarded by `lock`, so their run-time exclusivity checks are off
+    // (gated: background hand-off).
     @exclusivity(unchecked) private var jobs = JobRing()
     /// Every other count of the pool, and the decisions made from them.
     @exclusivity(unchecked) private var state: PoolState
