@@ -26,9 +26,8 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
     // the rest is `_FutureCore`'s.
 
     // The path from creation to the first read of a lazy future — this initializer, the claim,
-    // the run and the completion — is inlinable, like the read itself: across the module
-    // boundary, unspecialized generic code asks the runtime for the metadata of the slot's type
-    // each time it touches the slot (BENCHMARKS.md).
+    // the run and the completion — is inlinable, like the read itself, so that a client runs it
+    // specialized for its types (gated: lazy create+read).
 
     /// A pending future of `kind`, with `work` to run if it has work of its own.
     @inlinable

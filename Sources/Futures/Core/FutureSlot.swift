@@ -37,11 +37,10 @@ public enum _FutureSlot<Value, Failure: Error> {
 /// public only because a public class's superclass must be.
 ///
 /// Why a generic class of its own, over the slot's type: a class's deinit is never specialized,
-/// and destroying a stored property needs its type's metadata. Stored in `Future<Value, Failure>`,
-/// the slot's type was `_FutureSlot<Value, Failure>`, which the deinit of every future looked up
-/// in the runtime's cache (a hashed search, 336 instructions: a third of a promise's whole round
-/// trip). Here the slot's type is this class's own generic parameter, which the deinit reads from
-/// the object's class metadata, filled in once per `Future<Value, Failure>` type.
+/// and destroying a stored property needs its type's metadata. Here the slot's type is this
+/// class's own generic parameter, which the deinit reads from the object's class metadata instead
+/// of looking `_FutureSlot<Value, Failure>` up in the runtime's cache (gated: promise
+/// create/succeed/read).
 public class _FutureWithSlot<Slot: _FutureSlotRunning>: _FutureCore, @unchecked Sendable {
     // @unchecked: `_slot` is owned by the thread that moved the phase out of `pending` (the
     // claimer, which takes the work out to run it, or a completer, which drops it) and then by
@@ -67,11 +66,8 @@ public class _FutureWithSlot<Slot: _FutureSlotRunning>: _FutureCore, @unchecked 
     /// a chain. A pool's worker runs a background future's job through the typed path
     /// (`_runFromQueue`), and a reader of the future itself through `_runClaimedWork()`.
     ///
-    /// This code is not specialized. Here the slot's type is this class's parameter, read from
-    /// the object's class metadata with its conformance, so the run names no generic type: in
-    /// `Future`, the same run named `_FutureSlot<Value, Failure>`, a hashed search of the
-    /// runtime's metadata cache at each run (about 330 instructions of a `map` on a background
-    /// future whose reader claims the work).
+    /// This code is not specialized: the slot's type is this class's parameter, read from the
+    /// object's class metadata, so the run names no generic type to look up.
     override final func _runClaimedWorkErased() {
         #if DEBUG
             let watch = ReaderRunWatch(running: self)

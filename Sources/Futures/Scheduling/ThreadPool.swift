@@ -99,8 +99,8 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
             keptThreads: configuration.keptThreads, detectsBlocking: configuration.detectsBlocking,
             watchesWhenIdle: Self.spinNanoseconds > 0)
         let address = ObjectIdentifier(self)
-        let unretained = Unmanaged.passUnretained(self)
-        Self.live.withLock { pools in pools[address] = unretained }
+        let entry = WeakPool(self)
+        Self.live.withLock { pools in pools[address] = entry }
     }
 
     deinit {
@@ -108,20 +108,14 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
         Self.live.withLock { pools in _ = pools.removeValue(forKey: address) }
     }
 
-    /// Every pool alive, unretained, for ``FutureDiagnostics/waitingFutures()``; a pool removes
-    /// itself in `deinit`, under the lock.
-    ///
-    /// Not weak references: a weak reference gives the object a side table, and then every retain
-    /// and release of it takes the runtime's slow path. Every future made on a pool retains the
-    /// pool once and releases it once, so a weak list cost about 450 instructions a future, a
-    /// third of a trivial background job.
-    private static let live = LockedBox<[ObjectIdentifier: Unmanaged<ThreadPool>]>([:])
+    /// Every pool alive, weakly, for ``FutureDiagnostics/waitingFutures()``; a pool removes
+    /// itself in `deinit`.
+    private static let live = LockedBox<[ObjectIdentifier: WeakPool]>([:])
 
-    /// Calls `body` with each pool alive, under the registry's lock: a pool whose last reference
-    /// goes meanwhile waits in `deinit` until `body` is done with it.
+    /// Calls `body` with each pool alive.
     static func forEachLivePool(_ body: (ThreadPool) -> Void) {
-        live.withLock { pools in
-            for pool in pools.values { pool._withUnsafeGuaranteedRef { body($0) } }
+        for entry in live.withLock({ Array($0.values) }) {
+            if let pool = entry.pool { body(pool) }
         }
     }
 
@@ -459,6 +453,12 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
         state.monitorExited()
         lock.unlock()
     }
+}
+
+/// A weak reference to a pool, for the registry of live pools.
+private final class WeakPool: Sendable {
+    weak let pool: ThreadPool?
+    init(_ pool: ThreadPool) { self.pool = pool }
 }
 
 /// An atomic counter alone on its cache line, for a value that one thread writes and another

@@ -1,7 +1,6 @@
 /// Every timing constant of the engine, in one place, each with why it has its value.
 ///
-/// They are heuristics measured on the machines the benchmarks ran on (BENCHMARKS.md): none of
-/// them decides an outcome, only how soon a thread looks again, watches or gives up watching.
+/// They are heuristics: none of them decides an outcome, only how soon a thread looks again, watches or gives up watching.
 /// Tests never depend on them (they drive pools with their own configurations). The literals are
 /// computed properties, not stored ones, so that reading one on a hot path costs no lazy global
 /// initialization check.

@@ -230,21 +230,16 @@ struct WallClockDeadline {
 /// condition of its own (`PoolWakeUp`), with this lock. The parking lot's stripes use it too, with
 /// a `StripeCondition`.
 ///
-/// A pool's lock is held for a few dozen instructions at a time (a push; a pop and the census
-/// arithmetic), by the submitting thread once per job and by each worker once per job. With the
-/// default mutex (`NSCondition`'s), a thread that found it taken went to sleep in the kernel and
-/// had to be woken, which cost more than the critical section it waited for: creating 1,000
-/// trivial background futures while the workers ran them took about 1.5 times as long as on the
-/// work pool this pool replaced (BENCHMARKS.md, "This round"). Spinning first lets the holder
-/// leave instead.
+/// A pool's lock is held for a few dozen instructions at a time, by the submitting thread and by
+/// each worker once per job: a thread that sleeps in the kernel when it finds it taken pays more
+/// than the critical section it waits for. Spinning first lets the holder leave instead.
 final class PoolLock: @unchecked Sendable {
     // @unchecked: the mutex is the synchronization; its storage is allocated once, never moved,
     // and freed in deinit, when no thread can use it.
     fileprivate let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
     /// A lock that spins a moment first (`spinning`, a pool's), or the default mutex (a
-    /// parking-lot stripe's: held for a few instructions, and seldom contended, where the
-    /// adaptive mutex's unlock cost 10 more instructions).
+    /// parking-lot stripe's: held for a few instructions, and seldom contended).
     init(spinning: Bool = true) {
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)
@@ -336,10 +331,9 @@ enum RuntimeTryRetain {
 /// A parking-lot stripe's condition: every reader parked on the stripe's futures waits on it,
 /// with the stripe's lock (a `PoolLock`), and it is only ever broadcast.
 ///
-/// Why not `NSCondition`, as before: each lock and unlock went through Foundation's class before
-/// the pthread call, about 28 instructions per lock section in callgrind, twice per step of a
-/// chain. Why not `PoolWakeUp`: that one has one waiter at a time,
-/// and is signalled, never broadcast (glibc's lost `pthread_cond_signal`, sourceware bug 25847,
+/// Why not `NSCondition`: each lock and unlock goes through Foundation's class first, twice per
+/// step of a chain. Why not `PoolWakeUp`: that one has one waiter at a time, and is signalled,
+/// never broadcast (glibc's lost `pthread_cond_signal`, sourceware bug 25847,
 /// concerns a signal among several waiters, which a broadcast does not have).
 final class StripeCondition: @unchecked Sendable {
     // @unchecked: the condition is the synchronization; its storage is allocated once, never
