@@ -21,7 +21,7 @@ import Synchronization
 ///
 /// A pthread key owns the object: its destructor releases it when the thread exits (the C library
 /// has cleared the key's value by then, so a later destructor that uses futures makes a new
-/// object, which is released in the next round). The key is made on first use and kept in a
+/// object, which the C library releases in its next pass). The key is made on first use and kept in a
 /// statically initialized atomic, as a value plus one, zero meaning "not yet".
 @usableFromInline
 enum ThreadLocalSlot {
