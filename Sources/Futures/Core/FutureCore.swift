@@ -17,7 +17,7 @@ public class _FutureCore: @unchecked Sendable {
     /// Phase, flags, kind and creation site; see `StateWord`.
     @usableFromInline let _state: Atomic<UInt64>
     /// What the future depends on: a derived future's sources, or where it was made.
-    @usableFromInline let _links: FutureLinks
+    let _links: FutureLinks
 
     @usableFromInline
     init(state: StateWord, links: FutureLinks) {
@@ -41,8 +41,7 @@ public class _FutureCore: @unchecked Sendable {
     }
 
     /// The scheduler of a background future's context; `nil` for any other future.
-    @usableFromInline
-    var _contextScheduler: ContextScheduler? { nil }
+    @usableFromInline var _contextScheduler: ContextScheduler? { nil }
 
     /// The state word, read now.
     final var _word: StateWord { StateWord(raw: _state.load(ordering: .acquiring)) }

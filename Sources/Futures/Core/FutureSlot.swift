@@ -53,7 +53,7 @@ public class _FutureWithSlot<Slot: _FutureSlotRunning>: _FutureCore, @unchecked 
     /// Exclusivity is not checked at run time on this slot: the state word's phases already give
     /// one thread at a time access to it (see above), and the dynamic check would cost more than
     /// a lazy future's claim, run and completion together.
-    @exclusivity(unchecked) @usableFromInline final var _slot: Slot
+    @usableFromInline @exclusivity(unchecked) final var _slot: Slot
 
     @usableFromInline
     init(slot: Slot, state: StateWord, links: FutureLinks) {

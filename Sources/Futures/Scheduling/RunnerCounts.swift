@@ -36,14 +36,12 @@ final class RunnerCounts: Sendable {
     @inlinable var unclaimedNow: Int { unclaimed.load(ordering: .relaxed) }
 
     /// A thread starts computing this context's work (or computes again after a wait).
-    @usableFromInline
     func runnerStarted() {
         computing.wrappingAdd(1, ordering: .relaxed)
     }
 
     /// A thread stops computing this context's work (its run ended, it parks, or the monitor saw it
     /// blocked). Returns whether jobs wait unclaimed: the slot it frees may be theirs.
-    @usableFromInline
     @discardableResult
     func runnerStopped() -> Bool {
         computing.wrappingSubtract(1, ordering: .relaxed)

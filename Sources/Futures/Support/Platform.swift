@@ -23,12 +23,10 @@ import Synchronization
 /// has cleared the key's value by then, so a later destructor that uses futures makes a new
 /// object, which the C library releases in its next pass). The key is made on first use and kept in a
 /// statically initialized atomic, as a value plus one, zero meaning "not yet".
-@usableFromInline
 enum ThreadLocalSlot {
     private static let keyPlusOne = Atomic<UInt>(0)
 
     /// The object stored for this thread, unretained; `nil` if none.
-    @usableFromInline
     static func load() -> UnsafeMutableRawPointer? {
         pthread_getspecific(key)
     }
