@@ -64,8 +64,7 @@ struct StateWord: Equatable, Sendable {
     @inlinable static var fileShift: UInt64 { 9 }
 
     /// The bits that are all set in a word resolved with a value: the read path's test is
-    /// `~word & resolvedWithValue == 0`, one `not` and one `test`, after which it reads the value
-    /// without testing the slot's case (`Future._successOnTheReadPath`).
+    /// `~word & resolvedWithValue == 0`, one `not` and one `test` (`Future._successOnTheReadPath`).
     @inlinable static var resolvedWithValue: UInt64 { Phase.resolved.rawValue | notCancelledBit | succeededBit }
 
     /// Added to a word in `phase` to make it `resolved`, keeping every flag; with `succeeded`,
