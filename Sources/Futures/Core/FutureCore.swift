@@ -17,7 +17,9 @@ public class _FutureCore: @unchecked Sendable {
     /// Phase, flags, kind and creation site; see `StateWord`.
     @usableFromInline let _state: Atomic<UInt64>
     /// What the future depends on: a derived future's sources, or where it was made.
-    let _links: FutureLinks
+    /// `@usableFromInline` though no inlinable code reads it: a client knows the object's layout
+    /// only if every stored property is visible (gated: lazy create+read, promise round trip).
+    @usableFromInline let _links: FutureLinks
 
     @usableFromInline
     init(state: StateWord, links: FutureLinks) {
