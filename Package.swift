@@ -21,9 +21,7 @@ let package = Package(
     ],
     dependencies: [],
     targets: [
-        .target(name: "Futures", dependencies: ["CFuturesThreadCache"], swiftSettings: strictSettings),
-        // The thread-local cache of `ThreadState` (Sources/Futures/Support/Platform.swift).
-        .target(name: "CFuturesThreadCache"),
+        .target(name: "Futures", swiftSettings: strictSettings),
         .target(name: "FutureProxy", dependencies: ["Futures"], swiftSettings: strictSettings),
         .target(name: "FuturesApps", dependencies: ["Futures"], swiftSettings: strictSettings),
         .executableTarget(name: "futures-demo", dependencies: ["Futures", "FuturesApps"], swiftSettings: strictSettings),

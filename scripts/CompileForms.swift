@@ -404,17 +404,12 @@ func main() throws {
     let modules = URL(
         fileURLWithPath: try run(build + ["--show-bin-path"]).text.trimmingCharacters(in: .whitespacesAndNewlines)
     ).appendingPathComponent("Modules")
-    let cacheModuleMap = modules.deletingLastPathComponent().appendingPathComponent(
-        "CFuturesThreadCache.build/module.modulemap")
     let swiftc = [
         // SIL, for the diagnostics of its mandatory passes ("will never be executed"); a file
         // with an error stops before them, so forms that expect those warnings have no error.
         "swiftc", "-emit-sil", "-wmo", "-o", "/dev/null", "-diagnostic-style", "llvm", "-swift-version", "6",
         "-enable-upcoming-feature", "MemberImportVisibility", "-I", modules.path,
         "-module-cache-path", work.appendingPathComponent("module-cache").path,
-        // Futures' C target, which a client of the module must find, as SwiftPM shows it to one.
-        "-Xcc", "-fmodule-map-file=\(cacheModuleMap.path)",
-        "-I", repository.appendingPathComponent("Sources/CFuturesThreadCache/include").path,
     ]
     struct Job {
         let name: String

@@ -397,8 +397,8 @@ extension _FutureCore {
     final var isHeldStronglyByDerivedFutures: Bool {
         let kind = _kind
         if kind.isLazy { return true }
-        guard kind == .background, let scheduler = _links.context else { return false }
-        return scheduler._withUnsafeGuaranteedRef { $0.runsEveryJob }
+        guard kind == .background, let scheduler = _contextScheduler else { return false }
+        return scheduler.runsEveryJob
     }
 
     /// Runs `body` with this derived future's links, holding its stripe's lock; `nil` for a

@@ -369,8 +369,8 @@ extension Future {
     /// of its metadata, and reading through `_result` named three.
     @inlinable
     var _successValueUnchecked: Value {
-        guard _hasSucceeded else { _expectedToHaveSucceeded() }
-        return _valueOfSucceededSlot
+        guard _hasSucceeded, case .success(let value) = _slot else { _expectedToHaveSucceeded() }
+        return value
     }
 
     @usableFromInline

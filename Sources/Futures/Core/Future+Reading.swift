@@ -3,13 +3,9 @@
 /// costs what a read through `Future` costs.
 ///
 /// Why: a member of `Future` read through a variable typed `LazyFuture` or `BackgroundFuture`
-/// (`let page = BackgroundFuture { ... }; page.value`) converts the variable to its superclass,
-/// and on Swift 6.3 that conversion copies the reference when the member is inlined: a retain
-/// before the read and a release after it, two atomic operations on every read, which the
-/// optimizer keeps because the read's slow path is a call. A resolved `value` read through a
-/// `BackgroundFuture` variable cost 62 instructions, against 15 through `Future`
-/// (BENCHMARKS.md, seventh round). A protocol extension is specialized for the variable's own
-/// type, so no conversion happens.
+/// converts the variable to its superclass, and on Swift 6.3 that conversion copies the reference
+/// when the member is inlined: a retain and a release around every read. A protocol extension is
+/// specialized for the variable's own type, so no conversion happens (gated: resolved read).
 ///
 /// Only `Future` conforms; the protocol carries no API of its own. Use the members on a future.
 public protocol _FutureReading<Value, Failure>: AnyObject {

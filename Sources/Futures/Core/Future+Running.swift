@@ -16,13 +16,9 @@ extension Future {
         case .claimAndRun:
             if _claim(from: word) { return _runClaimedWork() }
         case .askContext:
-            if let scheduler = _links.context,
-                scheduler._withUnsafeGuaranteedRef({ $0.readerShouldClaimAtOnce() }), _claim(from: word)
-            {
-                return scheduler._withUnsafeGuaranteedRef { scheduler in
-                    scheduler.readerClaimed(self)
-                    return scheduler.runCounted { _runClaimedWork() }
-                }
+            if let scheduler = _contextScheduler, scheduler.readerShouldClaimAtOnce(), _claim(from: word) {
+                scheduler.readerClaimed(self)
+                return scheduler.runCounted { _runClaimedWork() }
             }
         case .readOutcome, .waitForRunner, .wait, .walkUpstream:
             // Resolved meanwhile, or nothing this reader may run at once: the slow path decides
@@ -41,7 +37,7 @@ extension Future {
     @inlinable
     final func _runClaimedWork() -> Result<Value, Failure> {
         #if DEBUG
-            let watch = MainThreadRunWatch(running: self)
+            let watch = ReaderRunWatch(running: self)
             defer { watch.finish(running: self) }
         #endif
         // The work's closure, and all it captured, is released when `_runWork` returns, before
@@ -55,7 +51,7 @@ extension Future {
     }
 
     /// Takes the work out of the slot and runs it with this future on the thread's chain.
-    @inlinable @inline(__always)
+    @inlinable
     final func _runWork() -> Result<Value, Failure> {
         var slot = _FutureSlot<Value, Failure>.empty
         swap(&slot, &_slot)
@@ -72,13 +68,13 @@ extension Future {
     /// Writes `outcome` into the slot that `_runWork()` left `empty`, by initializing it: the
     /// `empty` case has no payload, so there is nothing to destroy first. An assignment would
     /// first consume the old value, an outlined call that tests its case.
-    @inlinable @inline(__always)
+    @inlinable
     final func _fillEmptySlot(with outcome: consuming _FutureSlot<Value, Failure>) {
         Self._initialize(&_slot, to: outcome)
     }
 
     /// Initializes the slot at `slot` with `outcome`, without destroying what it held.
-    @inlinable @inline(__always)
+    @inlinable
     static func _initialize(
         _ slot: UnsafeMutablePointer<_FutureSlot<Value, Failure>>, to outcome: consuming _FutureSlot<Value, Failure>
     ) {

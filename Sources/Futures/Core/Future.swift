@@ -26,9 +26,8 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
     // the rest is `_FutureCore`'s.
 
     // The path from creation to the first read of a lazy future — this initializer, the claim,
-    // the run and the completion — is inlinable, like the read itself: across the module
-    // boundary, unspecialized generic code asks the runtime for the metadata of the slot's type
-    // each time it touches the slot (BENCHMARKS.md).
+    // the run and the completion — is inlinable, like the read itself, so that a client runs it
+    // specialized for its types (gated: lazy create+read).
 
     /// A pending future of `kind`, with `work` to run if it has work of its own.
     @inlinable
@@ -84,39 +83,20 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
 
     // MARK: Reading
 
-    /// The value of a future that resolved with one, from the read path's one test: an acquiring
-    /// load of the state word and a test that it is resolved with a value, then the value.
-    /// `nil` for anything else (unresolved, failed, cancelled), which the callers look at again
-    /// off the read path.
+    /// The value of a future that resolved with one; `nil` for anything else (unresolved, failed,
+    /// cancelled), which the callers look at again off the read path.
     ///
-    /// `_fastPath` keeps the resolved case in line, with the value's load right after the test
-    /// (BENCHMARKS.md, group 1). The word's `succeeded` bit says the slot holds `.success`, so the
-    /// value is read without testing the slot's case (`_valueOfSucceededSlot`): that second test
-    /// made a read 1.15× a stored property's (BENCHMARKS.md, ninth round).
+    /// One acquiring load of the state word: its `succeeded` bit is set in the same atomic step
+    /// that publishes the slot, after which the slot never changes. `_fastPath` keeps the resolved
+    /// case in line (gated: resolved read).
     @inlinable
     public final var _successOnTheReadPath: Value? {
-        if _fastPath(~_state.load(ordering: .acquiring) & StateWord.resolvedWithValue == 0) {
-            return _valueOfSucceededSlot
+        if _fastPath(~_state.load(ordering: .acquiring) & StateWord.resolvedWithValue == 0),
+            case .success(let value) = _slot
+        {
+            return value
         }
         return nil
-    }
-
-    /// The value in a slot that holds `.success`, read without testing the case: only after an
-    /// acquiring load of the word saw `succeeded`, which is set in the same atomic step that
-    /// publishes the slot, and after which the slot never changes.
-    ///
-    /// An enum keeps the payload of each case at its start, and the tag of the first case
-    /// (`success`, see `_FutureSlot`) is zero wherever it is kept, in extra tag bytes or in the
-    /// payload's spare bits: the bytes at the slot's start are then the value itself. The
-    /// unchecked read is tested over values of many layouts (`SucceededSlotTests`).
-    ///
-    /// The slot is borrowed (`withUnsafePointer(to:)` of the property itself, a read), not taken
-    /// `inout`: an inout access is a modification to ThreadSanitizer, and readers on two threads
-    /// were reported as racing. In release builds the optimizer passes the property's own address,
-    /// with no copy of the slot (checked in the disassembly for `Int` and `String` values).
-    @inlinable
-    final var _valueOfSucceededSlot: Value {
-        withUnsafePointer(to: _slot) { UnsafeRawPointer($0).load(as: Value.self) }
     }
 
     /// The result if the future is resolved; never blocks, never starts work.
@@ -152,27 +132,12 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
     }
 
     /// The result of a future that was not resolved at the read path's look: the result if it is
-    /// resolved now, otherwise what running or waiting for the work gives.
-    ///
-    /// One load of the word serves both looks: whether the future is resolved now, and, if not,
-    /// what this reader does about it (`_resultAfterRunningOrWaiting(from:)`).
-    ///
-    /// A lazy future's first read, the common case of a pending word here, claims the work in one
-    /// compare-and-swap from that very word and runs it, in line: through
-    /// `_resultAfterRunningOrWaiting(from:)`, the same claim cost 29 more instructions per create
-    /// and read (a call, and `ReadStep`'s decision; BENCHMARKS.md, sixteenth round). A claim that
-    /// loses a race, and any other word, take that path, which decides again from the word.
+    /// resolved now, otherwise what running or waiting for the work gives. One load of the word
+    /// serves both looks.
     @inlinable
     public final func _resultAfterTheReadPath() -> Result<Value, Failure> {
         let word = StateWord(raw: _state.load(ordering: .acquiring))
         if word.isResolved { return _outcome(resolvedAs: word) }
-        if word.isUnstartedLazy,
-            _state.compareExchange(
-                expected: word.raw, desired: word.claimedUnstartedLazy.raw, ordering: .acquiringAndReleasing
-            ).exchanged
-        {
-            return _runClaimedWork()
-        }
         return _resultAfterRunningOrWaiting(from: word)
     }
 

@@ -37,8 +37,7 @@ extension _FutureCore {
             if _claim() { _runClaimedWorkErased() }
             return .lookAgain
         case .askContext:
-            guard let unmanaged = _links.context else { return .park(recheckAfter: nil) }
-            let scheduler = unmanaged.takeUnretainedValue()
+            guard let scheduler = _contextScheduler else { return .park(recheckAfter: nil) }
             // A reader that outranks the context's threads runs the work at its own QoS instead of
             // waiting for theirs (`PriorityBoost`; never on Linux, which has no QoS).
             let mayClaim =

@@ -16,7 +16,9 @@ public class _FutureCore: @unchecked Sendable {
 
     /// Phase, flags, kind and creation site; see `StateWord`.
     @usableFromInline let _state: Atomic<UInt64>
-    /// What the future depends on: a derived future's sources, or a background future's context.
+    /// What the future depends on: a derived future's sources, or where it was made.
+    /// `@usableFromInline` though no inlinable code reads it: a client knows the object's layout
+    /// only if every stored property is visible (gated: lazy create+read, promise round trip).
     @usableFromInline let _links: FutureLinks
 
     @usableFromInline
@@ -32,17 +34,16 @@ public class _FutureCore: @unchecked Sendable {
         if _links.tag < FutureLinks.siteTag { _releaseLinks() }
     }
 
-    /// Releases the links that `holding(_:)` or `context(_:)` retained when the future was made.
-    /// Out of line, so that the deinit is small enough to be inlined into the subclasses': the
-    /// future with no links pays one test.
+    /// Releases the links that `holding(_:)` retained when the future was made. Out of line, so
+    /// that the deinit is small enough to be inlined into the subclasses': the future with no
+    /// links pays one test.
     @inline(never)
     private final func _releaseLinks() {
-        if let sources = _links.sources {
-            sources.takeRetainedValue().releaseIteratively()
-        } else if let scheduler = _links.context, !scheduler._withUnsafeGuaranteedRef({ $0.livesForever }) {
-            scheduler.release()
-        }
+        _links.sources?.takeRetainedValue().releaseIteratively()
     }
+
+    /// The scheduler of a background future's context; `nil` for any other future.
+    @usableFromInline var _contextScheduler: ContextScheduler? { nil }
 
     /// The state word, read now.
     final var _word: StateWord { StateWord(raw: _state.load(ordering: .acquiring)) }
@@ -98,13 +99,14 @@ public class _FutureCore: @unchecked Sendable {
 
     /// Moves the phase from `pending` to `running`, if nobody else did. The thread that wins
     /// owns the work from then on and must run it.
-    @inlinable @inline(__always)
+    @inlinable
     final func _claim() -> Bool {
         _claim(from: StateWord(raw: _state.load(ordering: .acquiring)))
     }
 
     /// `_claim()` for a caller that has just loaded the word (`seen`): the compare-and-swap
-    /// starts from it instead of loading the word again.
+    /// starts from it instead of loading the word again. Always inlined, which keeps the read
+    /// path's loop tight where its slow path is inlined beside it (gated: resolved read).
     @inlinable @inline(__always)
     final func _claim(from seen: StateWord) -> Bool {
         let word = _state.transition(from: seen) { word -> StateWord? in
@@ -119,8 +121,7 @@ public class _FutureCore: @unchecked Sendable {
     /// dropped by a completion from `pending`. The one place where a future's work leaves the count.
     @inlinable
     final func _leftTheQueue() {
-        guard let scheduler = _links.context else { return }
-        scheduler._withUnsafeGuaranteedRef { $0.counts.jobLeftTheQueue() }
+        _contextScheduler?.counts.jobLeftTheQueue()
     }
 
     /// Publishes `resolved` after the outcome was written in `completing`, and wakes whoever
@@ -141,7 +142,7 @@ public class _FutureCore: @unchecked Sendable {
     /// `_publishResolution(succeeded:droppingLinks:)` with the add to make: from `completing`
     /// or from `pending` or `running` where no other thread can move the phase
     /// (`StateWord.publishIncrement(from:succeeded:)`).
-    @inlinable @inline(__always)
+    @inlinable
     final func _publishResolution(adding increment: UInt64, droppingLinks: Bool) {
         let old = _state.wrappingAdd(increment, ordering: .acquiringAndReleasing).oldValue
         if StateWord(raw: old).needsAnnouncement {
@@ -207,7 +208,6 @@ struct FutureLinks: Sendable {
     @inlinable static var tagShift: UInt64 { 62 }
     @inlinable static var addressMask: UInt64 { (1 << 62) &- 1 }
     @inlinable static var sourcesTag: UInt64 { 0 }
-    @inlinable static var contextTag: UInt64 { 1 }
     @inlinable static var siteTag: UInt64 { 2 }
     @inlinable static var noneTag: UInt64 { 3 }
 
@@ -236,16 +236,6 @@ struct FutureLinks: Sendable {
         FutureLinks(bits: UInt64(UInt(bitPattern: links.toOpaque())))
     }
 
-    /// The scheduler of a background future's context, whose rule says when a reader may run
-    /// the queued work itself. Retained by hand (`passRetained` when the future is made, `release`
-    /// in its deinit), so that the read path uses it without reference counting: the scheduler's
-    /// count is shared by every thread that reads or runs the context's futures, and each
-    /// retain-release pair on it moved a cache line between the cores.
-    @inlinable
-    static func context(_ scheduler: Unmanaged<ContextScheduler>) -> FutureLinks {
-        FutureLinks(bits: UInt64(UInt(bitPattern: scheduler.toOpaque())) | contextTag << tagShift)
-    }
-
     /// No links, and the name of the file the future was made in: `fileID`'s characters, which
     /// a string literal keeps for the life of the program.
     @inlinable
@@ -257,16 +247,9 @@ struct FutureLinks: Sendable {
     }
 
     /// The derived future's links, if these are they.
-    @inlinable @inline(__always)
+    @inlinable
     var sources: Unmanaged<DerivedLinks>? {
         guard tag == Self.sourcesTag else { return nil }
-        return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: address).unsafelyUnwrapped)
-    }
-
-    /// The background future's scheduler, if these links are one.
-    @inlinable @inline(__always)
-    var context: Unmanaged<ContextScheduler>? {
-        guard tag == Self.contextTag else { return nil }
         return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: address).unsafelyUnwrapped)
     }
 
@@ -290,7 +273,6 @@ extension _FutureCore {
     /// Runs `body` with this derived future's links, borrowed: no retain and no release, since the
     /// future holds them until its deinit. `nil` for a future that has none. Locks nothing: the
     /// fields of the links are guarded as `DerivedLinks` says.
-    @inline(__always)
     final func _withLinksBorrowed<R>(_ body: (DerivedLinks) -> R) -> R? {
         guard let links = _links.sources else { return nil }
         return links._withUnsafeGuaranteedRef(body)

@@ -37,11 +37,10 @@ public enum _FutureSlot<Value, Failure: Error> {
 /// public only because a public class's superclass must be.
 ///
 /// Why a generic class of its own, over the slot's type: a class's deinit is never specialized,
-/// and destroying a stored property needs its type's metadata. Stored in `Future<Value, Failure>`,
-/// the slot's type was `_FutureSlot<Value, Failure>`, which the deinit of every future looked up
-/// in the runtime's cache (a hashed search, 336 instructions: a third of a promise's whole round
-/// trip). Here the slot's type is this class's own generic parameter, which the deinit reads from
-/// the object's class metadata, filled in once per `Future<Value, Failure>` type.
+/// and destroying a stored property needs its type's metadata. Here the slot's type is this
+/// class's own generic parameter, which the deinit reads from the object's class metadata instead
+/// of looking `_FutureSlot<Value, Failure>` up in the runtime's cache (gated: promise
+/// create/succeed/read).
 public class _FutureWithSlot<Slot: _FutureSlotRunning>: _FutureCore, @unchecked Sendable {
     // @unchecked: `_slot` is owned by the thread that moved the phase out of `pending` (the
     // claimer, which takes the work out to run it, or a completer, which drops it) and then by
@@ -54,7 +53,7 @@ public class _FutureWithSlot<Slot: _FutureSlotRunning>: _FutureCore, @unchecked 
     /// Exclusivity is not checked at run time on this slot: the state word's phases already give
     /// one thread at a time access to it (see above), and the dynamic check would cost more than
     /// a lazy future's claim, run and completion together.
-    @exclusivity(unchecked) @usableFromInline final var _slot: Slot
+    @usableFromInline @exclusivity(unchecked) final var _slot: Slot
 
     @usableFromInline
     init(slot: Slot, state: StateWord, links: FutureLinks) {
@@ -67,14 +66,11 @@ public class _FutureWithSlot<Slot: _FutureSlotRunning>: _FutureCore, @unchecked 
     /// a chain. A pool's worker runs a background future's job through the typed path
     /// (`_runFromQueue`), and a reader of the future itself through `_runClaimedWork()`.
     ///
-    /// This code is not specialized. Here the slot's type is this class's parameter, read from
-    /// the object's class metadata with its conformance, so the run names no generic type: in
-    /// `Future`, the same run named `_FutureSlot<Value, Failure>`, a hashed search of the
-    /// runtime's metadata cache at each run (about 330 instructions of a `map` on a background
-    /// future whose reader claims the work).
+    /// This code is not specialized: the slot's type is this class's parameter, read from the
+    /// object's class metadata, so the run names no generic type to look up.
     override final func _runClaimedWorkErased() {
         #if DEBUG
-            let watch = MainThreadRunWatch(running: self)
+            let watch = ReaderRunWatch(running: self)
             defer { watch.finish(running: self) }
         #endif
         // Unspecialized, this code does not know whether the future can be cancelled: the
@@ -100,7 +96,7 @@ extension _FutureWithSlot {
     /// Always inlined, so that `succeeded` and `cancellable` are constants where the caller knows
     /// the types: called with a variable, the compare-and-swap loop tested whether the word
     /// changed at each turn.
-    @inlinable @inline(__always)
+    @inlinable
     @discardableResult
     final func _finishRunning(succeeded: Bool, cancellable: Bool) -> Bool {
         if !cancellable {
@@ -140,6 +136,7 @@ public protocol _FutureSlotRunning {
 }
 
 extension _FutureSlot: _FutureSlotRunning {
+    // Always inlined into the type-erased run (gated: map step on a lazy source).
     @inline(__always)
     public static func _runWork(in slot: UnsafeMutablePointer<Self>, of future: _FutureCore) -> Bool {
         var outcome = Self.empty

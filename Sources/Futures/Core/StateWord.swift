@@ -64,8 +64,7 @@ struct StateWord: Equatable, Sendable {
     @inlinable static var fileShift: UInt64 { 9 }
 
     /// The bits that are all set in a word resolved with a value: the read path's test is
-    /// `~word & resolvedWithValue == 0`, one `not` and one `test`, after which it reads the value
-    /// without testing the slot's case (`Future._successOnTheReadPath`).
+    /// `~word & resolvedWithValue == 0`, one `not` and one `test` (`Future._successOnTheReadPath`).
     @inlinable static var resolvedWithValue: UInt64 { Phase.resolved.rawValue | notCancelledBit | succeededBit }
 
     /// Added to a word in `phase` to make it `resolved`, keeping every flag; with `succeeded`,
@@ -113,20 +112,12 @@ struct StateWord: Equatable, Sendable {
     }
 
     /// Whether the future is of `kind`: one mask and one compare.
-    @inlinable @inline(__always)
+    @inlinable
     func `is`(_ kind: FutureKind) -> Bool {
         raw & Self.kindMask == UInt64(kind.rawValue) << Self.kindShift
     }
 
     @inlinable var isResolved: Bool { raw & Self.phaseMask == Phase.resolved.rawValue }
-    /// Whether the word is a lazy future's whose work has not started (`pending`, of kind
-    /// `lazy`), whatever its flags: the words for which `ReadStep` says `claimAndRun`. One mask
-    /// and one compare, for the read path's in-line claim (`Future._resultAfterTheReadPath()`).
-    @inlinable var isUnstartedLazy: Bool {
-        raw & (Self.phaseMask | Self.kindMask) == UInt64(FutureKind.lazy.rawValue) << Self.kindShift
-    }
-    /// This word, unstarted, moved to `running`: what `claim()` makes of it.
-    @inlinable var claimedUnstartedLazy: StateWord { StateWord(raw: raw | Phase.running.rawValue) }
     @inlinable var hasWaiters: Bool { raw & Self.waitersBit != 0 }
     @inlinable var hasCallbacks: Bool { raw & Self.callbacksBit != 0 }
     @inlinable var isCancelled: Bool { raw & Self.notCancelledBit == 0 }

@@ -119,28 +119,31 @@ struct BlockingWaitWatch {
     }
 }
 
-/// In debug builds, times work that a blocking read runs itself on the main thread (a lazy
-/// future's, or queued background work the reader claimed) and reports it through
-/// ``FutureDiagnostics/handler`` as a main-thread wait when it took longer than
-/// ``FutureDiagnostics/mainThreadWaitThreshold``: a main thread busy for seconds freezes the user
-/// interface as a blocked one does. Once per creation site, shared with `BlockingWaitWatch`.
+/// In debug builds, times work that a blocking read runs itself (a lazy future's, or queued
+/// background work the reader claimed) on the main thread or on a thread of Swift's cooperative
+/// pool, and reports it through ``FutureDiagnostics/handler`` when it took longer than
+/// ``FutureDiagnostics/mainThreadWaitThreshold``: such a thread busy running work is held as a
+/// blocked one is. Once per kind of thread and creation site, shared with `BlockingWaitWatch`.
 /// Empty in release builds.
 @usableFromInline
-struct MainThreadRunWatch {
+struct ReaderRunWatch {
     #if DEBUG
         private let start: ContinuousClock.Instant?
         private let threshold: Duration
+        private let thread: WatchedThread
     #endif
 
-    /// Starts timing, if this is the main thread and `future`'s site was not reported yet.
+    /// Starts timing, if this is a watched thread and `future`'s site was not reported for it yet.
     @usableFromInline
     init(running future: _FutureCore) {
         #if DEBUG
-            if MainThread.isCurrent, !ReportedSites.contains(future, .main) {
+            if let thread = WatchedThread.current, !ReportedSites.contains(future, thread) {
                 start = .now
+                self.thread = thread
                 threshold = FutureDiagnostics.mainThreadWaitThreshold
             } else {
                 start = nil
+                thread = .main
                 threshold = .zero
             }
         #endif
@@ -152,17 +155,29 @@ struct MainThreadRunWatch {
         #if DEBUG
             guard let start else { return }
             let took = ContinuousClock.now - start
-            guard took >= threshold, ReportedSites.insert(future, .main) else { return }
+            guard took >= threshold, ReportedSites.insert(future, thread) else { return }
             let name = future._description
             let site = future._creationSite
-            FutureDiagnostics.send(
-                FutureDiagnostics.Report(
-                    problem: .mainThreadWait, future: name, creationSite: site,
-                    description: "the main thread spent \(took) (more than \(threshold)) running the work of \(name) "
-                        + "created at \(site) itself: a reader runs work that has not started rather than wait for "
-                        + "it, and a busy main thread freezes the user interface as a blocked one does. Start the "
-                        + "work early on a background context and read it with onComplete(on: .main) or await get() "
-                        + "instead (reported once for this creation site)"))
+            switch thread {
+            case .main:
+                FutureDiagnostics.send(
+                    FutureDiagnostics.Report(
+                        problem: .mainThreadWait, future: name, creationSite: site,
+                        description: "the main thread spent \(took) (more than \(threshold)) running the work of "
+                            + "\(name) created at \(site) itself: a reader runs work that has not started rather "
+                            + "than wait for it, and a busy main thread freezes the user interface as a blocked one "
+                            + "does. Start the work early on a background context and read it with "
+                            + "onComplete(on: .main) or await get() instead (reported once for this creation site)"))
+            case .cooperative:
+                FutureDiagnostics.send(
+                    FutureDiagnostics.Report(
+                        problem: .blockingReadOnCooperativeThread, future: name, creationSite: site,
+                        description: "a blocking read on a thread of Swift's cooperative pool spent \(took) (more "
+                            + "than \(threshold)) running the work of \(name) created at \(site) itself: a reader "
+                            + "runs work that has not started rather than wait for it, and the pool, one thread per "
+                            + "core, adds none while it runs. Read it with await get() in async code, not with a "
+                            + "synchronous helper that reads .value (reported once for this creation site)"))
+            }
         #endif
     }
 }

@@ -86,39 +86,36 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
         line: UInt,
         work: @escaping @Sendable () throws(Failure) -> Value
     ) {
-        // The scheduler is held by hand (`FutureLinks.context`), and not at all when it lives for
-        // ever (a built-in context's): then neither this future nor its deinit changes its
-        // reference count, which every thread making or running background futures shares.
-        let scheduler = context._scheduler
-        let links: FutureLinks
+        let scheduler = context.scheduler
+        // A pinned future's readers never ask its context: only the context runs its work.
+        _scheduler = pinned ? nil : scheduler
+        super.init(kind: pinned ? .pinned : .background, work: work, fileID: fileID, line: line)
         if pinned {
-            links = .none
-        } else {
-            let livesForever = scheduler._withUnsafeGuaranteedRef { $0.livesForever }
-            links = .context(livesForever ? scheduler : scheduler.retain())
-        }
-        super.init(kind: pinned ? .pinned : .background, links: links, work: work, fileID: fileID, line: line)
-        if pinned {
-            let pinnedScheduler = scheduler.takeUnretainedValue()
-            pinnedScheduler.execute { [self] in
+            scheduler.execute { [self] in
                 guard _claim() else { return }
-                _ = pinnedScheduler.runCounted { _runClaimedWork() }
+                _ = scheduler.runCounted { _runClaimedWork() }
             }
         } else {
-            scheduler._withUnsafeGuaranteedRef {
-                $0.submit(
-                    .future(self) { future in
-                        unsafeDowncast(future, to: BackgroundFuture<Value, Failure>.self)._runFromQueue()
-                    })
-            }
+            scheduler.submit(
+                .future(self) { future in
+                    unsafeDowncast(future, to: BackgroundFuture<Value, Failure>.self)._runFromQueue()
+                })
         }
     }
+
+    /// The scheduler of the context the work is queued on, whose rule says when a reader may run
+    /// the work itself; `nil` for a pinned future. A strong reference: the context may be gone
+    /// while the work waits.
+    @usableFromInline let _scheduler: ContextScheduler?
+
+    @usableFromInline
+    override final var _contextScheduler: ContextScheduler? { _scheduler }
 
     /// Runs the work from its context's queue, unless a reader claimed it first (the entry is
     /// then stale and does nothing).
     @inlinable
     final func _runFromQueue() {
-        guard let scheduler = _links.context, _claim() else { return }
-        _ = scheduler._withUnsafeGuaranteedRef { $0.runCounted { _runClaimedWork() } }
+        guard let scheduler = _scheduler, _claim() else { return }
+        _ = scheduler.runCounted { _runClaimedWork() }
     }
 }

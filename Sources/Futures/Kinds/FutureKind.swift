@@ -38,9 +38,7 @@ enum FutureKind: UInt8, CaseIterable, Sendable {
     }
 
     /// Whether nothing runs until someone reads: lazy futures and what is derived from them.
-    ///
-    /// A switch, not `==`: the synthesized comparison of two cases was a call of 21 instructions
-    /// on every pending `map` step.
+    /// A switch, not `==`, which is a call (gated: map step).
     @inlinable
     var isLazy: Bool {
         switch self {
@@ -83,7 +81,7 @@ enum ReadStep: Equatable, Sendable {
     case walkUpstream
 
     /// The step for a future whose word is `word`.
-    @inlinable @inline(__always)
+    @inlinable
     init(_ word: StateWord) {
         switch word.phase {
         case .resolved: self = .readOutcome
@@ -93,7 +91,7 @@ enum ReadStep: Equatable, Sendable {
     }
 
     /// The step for an unstarted future of `kind`.
-    @inlinable @inline(__always)
+    @inlinable
     init(pending kind: FutureKind) {
         switch kind {
         case .lazy: self = .claimAndRun

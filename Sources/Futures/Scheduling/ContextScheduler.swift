@@ -84,16 +84,10 @@ final class ContextScheduler: Sendable {
     /// Whether every job submitted here runs: a pool of Futures' own threads runs its queue even
     /// as it shuts down. A context made from a closure may drop work, or never run it.
     let runsEveryJob: Bool
-    /// Whether this scheduler lives as long as the process: a built-in context's, held by a
-    /// `static let`. A background future then holds it without counting a reference
-    /// (`BackgroundFuture.init(context:pinned:fileID:line:work:)`).
-    @usableFromInline let livesForever: Bool
-
-    init(runner: any JobRunner, livesForever: Bool = false) {
+    init(runner: any JobRunner) {
         self.runner = runner
         counts = runner.counts
         runsEveryJob = runner is ThreadPool
-        self.livesForever = livesForever
     }
 
     // MARK: What a context does
@@ -125,16 +119,16 @@ final class ContextScheduler: Sendable {
     // MARK: The reader's rule
 
     /// Whether a blocking reader that just found this context's work queued should run it now.
-    @inlinable
+    @usableFromInline
     func readerShouldClaimAtOnce() -> Bool {
-        CurrentWork.isInsideWork || counts.computingNow + counts.unclaimedNow <= counts.slotLimitNow
+        CurrentWork.isInsideWork || counts.computingNow + counts.unclaimedNow <= counts.cpuSlots
     }
 
     /// Whether a blocking reader that has waited `waited` and still finds the work queued should
     /// run it now.
     func readerShouldClaim(afterWaiting waited: Duration) -> Bool {
         CurrentWork.isInsideWork
-            || counts.computingNow < counts.slotLimitNow
+            || counts.computingNow < counts.cpuSlots
             || (waited >= Self.starvationLimit && !canStartMoreRunners)
     }
 

@@ -18,17 +18,8 @@ import Foundation
 /// that uses it), as ``queue(_:)`` and ``init(_:)`` contexts count their work per instance: two
 /// contexts made on the same queue each count only their own.
 public struct ExecutionContext: Sendable {
-    /// The context's scheduling: a thread pool, or a closure's owner. Unretained: `keeper` holds
-    /// it, or it lives for ever (`ContextScheduler.livesForever`).
-    ///
-    /// So a copy of a built-in context counts no reference: the default argument of each
-    /// `BackgroundFuture` copied `global()` out of its `static let`, a retain and a release of a
-    /// scheduler that every thread making or running background futures shares. Each such atomic
-    /// operation took the scheduler's cache line from the core that last changed it, several
-    /// times per job when two workers made and ran trivial jobs (a bounded `all`).
-    @usableFromInline let _scheduler: Unmanaged<ContextScheduler>
-    /// Holds the scheduler of a context that does not live for ever; `nil` for the built-in ones.
-    private let keeper: ContextScheduler?
+    /// The context's scheduling: a thread pool, or a closure's owner.
+    @usableFromInline let scheduler: ContextScheduler
     /// Shuts a pool made for this context down when the last copy of the context is gone; `nil`
     /// for the contexts that live for the whole process and for closure contexts.
     private let owner: PoolOwner?
@@ -40,33 +31,23 @@ public struct ExecutionContext: Sendable {
     /// ```
     /// - Parameter execute: Runs the given work once, now or later, on any thread.
     public init(_ execute: @escaping @Sendable (_ work: @escaping @Sendable () -> Void) -> Void) {
-        let scheduler = ContextScheduler(runner: ClosureScheduler(execute))
-        _scheduler = .passUnretained(scheduler)
-        keeper = scheduler
+        scheduler = ContextScheduler(runner: ClosureScheduler(execute))
         owner = nil
     }
 
     /// A context that runs work on `pool`, which it shuts down when its last copy is gone if
     /// `owned`.
     init(pool: ThreadPool, owned: Bool) {
-        let scheduler = ContextScheduler(runner: pool)
-        _scheduler = .passUnretained(scheduler)
-        keeper = scheduler
+        scheduler = ContextScheduler(runner: pool)
         owner = owned ? PoolOwner(pool) : nil
     }
 
     /// A built-in context, made once in a `static let`: its scheduler and pool live as long as the
-    /// process, and copies of it count no reference.
+    /// process.
     init(livingForeverOn pool: ThreadPool) {
-        let scheduler = ContextScheduler(runner: pool, livesForever: true)
-        // Retained once, and never released.
-        _scheduler = .passRetained(scheduler)
-        keeper = nil
+        scheduler = ContextScheduler(runner: pool)
         owner = nil
     }
-
-    /// The context's scheduling.
-    @usableFromInline var scheduler: ContextScheduler { _scheduler.takeUnretainedValue() }
 
     /// Runs `work` on this context.
     ///

@@ -9,12 +9,8 @@
 /// change without the lock). The state keeps the last values it was given, for the monitor's
 /// questions and for messages.
 struct PoolState: Equatable {
-    /// How many runners may compute at once, at most.
+    /// How many runners may compute at once.
     let cpuSlots: Int
-    /// How many runners may compute at once now: `cpuSlots`, or fewer while the monitor finds
-    /// that the pool's jobs go faster on fewer runners (`PoolWidth`). Every decision below counts
-    /// slots by it.
-    private(set) var slotLimit: Int
     /// How many threads the pool may have, blocked ones included.
     let maxThreads: Int
     /// Threads kept when idle; the others retire after the pool's idle timeout.
@@ -48,7 +44,6 @@ struct PoolState: Equatable {
 
     init(cpuSlots: Int, maxThreads: Int, keptThreads: Int, detectsBlocking: Bool, watchesWhenIdle: Bool) {
         self.cpuSlots = cpuSlots
-        slotLimit = cpuSlots
         self.maxThreads = maxThreads
         self.keptThreads = keptThreads
         self.detectsBlocking = detectsBlocking
@@ -84,13 +79,13 @@ struct PoolState: Equatable {
     /// How many more runners the queue could use now: one per queued entry that no coming runner
     /// will take, as long as CPU slots are free.
     var runnersWanted: Int {
-        max(0, min(queuedEntries - comingRunners, slotLimit - computing - comingRunners))
+        max(0, min(queuedEntries - comingRunners, cpuSlots - computing - comingRunners))
     }
 
     /// Whether queued work waits for a slot that only a blocked runner's detection could free:
     /// the condition for the monitor to watch the runners.
     var workWaitsForASlot: Bool {
-        queuedEntries > comingRunners && computing + comingRunners >= slotLimit
+        queuedEntries > comingRunners && computing + comingRunners >= cpuSlots
     }
 
     /// Whether queued work could start now on a free slot, with no runner on its way to it: what
@@ -148,10 +143,10 @@ struct PoolState: Equatable {
 
     /// Whether a worker may take the next job: one is queued, and a CPU slot is free for it. A
     /// worker that `holdsASlot` (it just ended a job, counted as computing) gives its own slot to
-    /// the next job, so it may while no more than `slotLimit` compute, itself included; any other
+    /// the next job, so it may while no more than `cpuSlots` compute, itself included; any other
     /// needs a free slot. So when the limit falls, the runners beyond it stop as their jobs end.
     func workerMayTakeJob(queuedEntries: Int, computing: Int, holdsASlot: Bool) -> Bool {
-        queuedEntries > 0 && (holdsASlot ? computing <= slotLimit : computing < slotLimit)
+        queuedEntries > 0 && (holdsASlot ? computing <= cpuSlots : computing < cpuSlots)
     }
 
     /// What a worker that takes no job does next.
@@ -199,7 +194,7 @@ struct PoolState: Equatable {
     /// nothing is; while jobs are left and no slot is free, it waits like any other: returning at
     /// once would make it spin, holding the lock that the runner about to free a slot must take.
     func idleWorkerKeepsWaiting(hasToken: Bool, queuedEntries: Int, computing: Int) -> Bool {
-        !hasToken && !(isShutDown && (queuedEntries == 0 || computing < slotLimit))
+        !hasToken && !(isShutDown && (queuedEntries == 0 || computing < cpuSlots))
     }
 
     /// What a worker does after its wait for a wake-up.
@@ -245,15 +240,6 @@ struct PoolState: Equatable {
             workWaits: workWaitsForASlot, slotWaits: slotWaitsForARunner, stopped: stopped, shutDown: isShutDown)
     }
 
-    /// The monitor sets how many runners may compute at once (`PoolWidth`): from 1 to `cpuSlots`.
-    /// A lower limit starts and wakes nothing and stops no runner; the runners beyond it stop as
-    /// their jobs end. After a higher one, the monitor starts the runners the queue can use
-    /// (`monitorFreedSlots`).
-    mutating func setSlotLimit(_ limit: Int) {
-        precondition(limit >= 1 && limit <= cpuSlots, "a pool's slot limit must be from 1 to its \(cpuSlots) slots")
-        slotLimit = limit
-    }
-
     /// The monitor's thread exits: a later need starts a new one.
     mutating func monitorExited() {
         monitorExists = false
@@ -296,7 +282,6 @@ extension PoolState: CustomStringConvertible {
     var description: String {
         "threads \(threads) (idle \(idle), starting \(starting), spinning \(spinning)), wake-ups \(wakeTokens), "
             + "monitor \(monitorExists ? (monitorRequested ? "watching" : "asleep") : "none")"
-            + (slotLimit < cpuSlots ? ", \(slotLimit) of \(cpuSlots) slots" : "")
             + (isShutDown ? ", shut down" : "")
     }
 }

@@ -79,8 +79,7 @@ enum PriorityBoost {
     /// runner's thread lives while `body` runs.
     private static func withPlan<R>(waiter: ThreadQoS, for future: _FutureCore, _ body: (Plan) -> R) -> R? {
         guard waiter != .unspecified, future._word.phase == .running, future._word.kind == .background,
-            let unmanaged = future._links.context,
-            let pool = unmanaged.takeUnretainedValue().runner as? ThreadPool,
+            let pool = future._contextScheduler?.runner as? ThreadPool,
             waiter > pool.runnerQoS
         else { return nil }
         return pool.withRunnerThread(of: future) { body(Plan(runner: $0, qos: waiter)) }

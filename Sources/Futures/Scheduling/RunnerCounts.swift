@@ -18,10 +18,8 @@ public import Synchronization
 /// pool's lock for each would put one lock on every read of background work.
 @usableFromInline
 final class RunnerCounts: Sendable {
-    /// How many runners may compute at once before a reader waits instead of claiming: the
-    /// context's CPU slots, or fewer while its pool runs short jobs on fewer runners
-    /// (`PoolWidth`). Written only by `setSlotLimit(_:)`.
-    @usableFromInline let slotLimit: Atomic<Int>
+    /// How many runners may compute at once before a reader waits instead of claiming.
+    let cpuSlots: Int
     /// Written only by `runnerStarted()` and `runnerStopped()`.
     @usableFromInline let computing = Atomic<Int>(0)
     /// Written only by `jobSubmitted()` and `jobLeftTheQueue()`.
@@ -29,15 +27,7 @@ final class RunnerCounts: Sendable {
 
     init(cpuSlots: Int) {
         precondition(cpuSlots > 0, "a context needs at least one CPU slot; it was given \(cpuSlots)")
-        slotLimit = Atomic(cpuSlots)
-    }
-
-    /// How many runners may compute at once now.
-    @inlinable var slotLimitNow: Int { slotLimit.load(ordering: .relaxed) }
-
-    /// The pool's monitor changed how many runners may compute at once.
-    func setSlotLimit(_ limit: Int) {
-        slotLimit.store(limit, ordering: .relaxed)
+        self.cpuSlots = cpuSlots
     }
 
     /// Threads running this context's work now, not known to be blocked.
@@ -46,14 +36,12 @@ final class RunnerCounts: Sendable {
     @inlinable var unclaimedNow: Int { unclaimed.load(ordering: .relaxed) }
 
     /// A thread starts computing this context's work (or computes again after a wait).
-    @usableFromInline
     func runnerStarted() {
         computing.wrappingAdd(1, ordering: .relaxed)
     }
 
     /// A thread stops computing this context's work (its run ended, it parks, or the monitor saw it
     /// blocked). Returns whether jobs wait unclaimed: the slot it frees may be theirs.
-    @usableFromInline
     @discardableResult
     func runnerStopped() -> Bool {
         computing.wrappingSubtract(1, ordering: .relaxed)

@@ -10,9 +10,6 @@ import Foundation
 /// while work waits for a slot, sleeps between looks, and once the queue is empty sleeps until
 /// a submit asks for it, so an idle pool costs nothing.
 ///
-/// At the same looks it decides how many slots the runners may use (`PoolWidth`): one while the
-/// jobs are so short that they go faster on one runner.
-///
 /// This is the idea of Go's `sysmon`, which hands a blocked thread's processor to another, and of
 /// .NET's starvation detection, driven by thread CPU time instead of a fixed delay: CPU-bound
 /// work is never seen as blocked, so it keeps one runner per core.
@@ -39,8 +36,6 @@ extension ThreadPool {
         let shortest = configuration.monitorInterval.nanoseconds
         var interval = shortest
         var samples: [ObjectIdentifier: RunnerSample] = [:]
-        // The jobs taken, and when, at the last look that judged the runners.
-        var lastTaken: (jobs: Int, at: UInt64)?
         // How long no work has waited for a slot; the monitor stops only after `stopAfter` of it.
         var quiet: UInt64 = 0
         while true {
@@ -50,9 +45,7 @@ extension ThreadPool {
                 return
             }
             if look.stopped {
-                resetWidth()
                 samples.removeAll()
-                lastTaken = nil
                 interval = shortest
                 quiet = 0
                 sleepUntilWoken()
@@ -61,26 +54,14 @@ extension ThreadPool {
             var suspects = false
             if look.workWaits {
                 quiet = 0
-                // One clock read for the runners' looks and the jobs taken.
-                let now = monotonicNanoseconds()
-                var widthLook: PoolWidth.Look
-                (samples, suspects, widthLook) = judge(running, since: samples, at: now, minimumInterval: shortest / 2)
-                let taken = (jobs: jobsTaken, at: now)
-                if let lastTaken {
-                    widthLook.taken = taken.jobs &- lastTaken.jobs
-                    widthLook.nanoseconds = taken.at &- lastTaken.at
-                }
-                lastTaken = taken
-                // A narrow pool is looked at often: a long job must not hold the queue for longer
-                // than a look or two.
-                if judgeWidth(widthLook) { suspects = true }
+                (samples, suspects) = judge(
+                    running, since: samples, at: monotonicNanoseconds(), minimumInterval: shortest / 2)
                 startRunnersForMonitor()
             } else {
                 // A slot freed without a start (a reader's run that raced a submit): take it up.
                 if look.slotWaits { startRunnersForMonitor() }
                 quiet &+= interval
                 samples.removeAll()
-                lastTaken = nil
             }
             interval = Self.nextInterval(after: interval, shortest: shortest, suspects: suspects)
             sleep(nanoseconds: interval)
@@ -96,28 +77,24 @@ extension ThreadPool {
     /// second look, which decides, comes soon) or runs long jobs that hardly compute
     /// (`RunnerSample.ranLongIdleJobs(since:)`), otherwise twice the last, up to 16 times the
     /// shortest. Work that computes keeps every runner busy and the queue full for long, and a
-    /// look every millisecond then only takes a core from it (BENCHMARKS.md, group 2).
+    /// look every millisecond then only takes a core from it.
     static func nextInterval(after interval: UInt64, shortest: UInt64, suspects: Bool) -> UInt64 {
         suspects ? shortest : min(interval * 2, shortest * 16)
     }
 
     /// Looks at each running worker once, stops counting those that block and counts again
-    /// those that compute; returns the new looks, whether a runner is worth a look again soon
-    /// (it looks idle, or ran long idle jobs since the last look), and what their jobs since the
-    /// last look say for the pool's width (`PoolWidth.Look`: how many runners, the longest mean
-    /// job, whether one ran one job throughout). `now` is the time of this look.
+    /// those that compute; returns the new looks, and whether a runner is worth a look again soon
+    /// (it looks idle, or ran long idle jobs since the last look). `now` is the time of this look.
     private func judge(
         _ running: [WorkerRecord], since samples: [ObjectIdentifier: RunnerSample], at now: UInt64,
         minimumInterval: UInt64
-    ) -> (samples: [ObjectIdentifier: RunnerSample], suspects: Bool, width: PoolWidth.Look) {
+    ) -> (samples: [ObjectIdentifier: RunnerSample], suspects: Bool) {
         var next: [ObjectIdentifier: RunnerSample] = [:]
         var suspects = false
-        var width = PoolWidth.Look()
         for worker in running {
             guard let cpu = worker.probe.cpuNanoseconds() else { continue }
             var sample = RunnerSample(job: worker.jobNumber, cpuNanoseconds: cpu, wallNanoseconds: now)
             if let previous = samples[ObjectIdentifier(worker)] {
-                width.addRunner(jobs: sample.job &- previous.job, nanoseconds: now &- previous.wallNanoseconds)
                 if sample.ranLongIdleJobs(since: previous) { suspects = true }
                 let (verdict, judged) = sample.judged(since: previous, minimumInterval: minimumInterval)
                 sample = judged
@@ -135,7 +112,7 @@ extension ThreadPool {
             }
             next[ObjectIdentifier(worker)] = sample
         }
-        return (next, suspects, width)
+        return (next, suspects)
     }
 
     private func sleepUntilWoken() {

@@ -22,11 +22,8 @@ import Synchronization
 ///   other worker watches already: a program that makes background futures one after another then
 ///   hands them over without waking a sleeping thread for each.
 /// - An idle worker beyond `keptThreads` exits after `idleTimeout` without work.
-/// - Jobs so short that a second runner slows them down (it pays for each in cache lines taken from
-///   the first) run on one runner, as long as one runner takes as many: the monitor tries it
-///   and widens the pool again for a job that lasts (`PoolWidth`, `state.slotLimit`).
 final class ThreadPool: JobRunner, @unchecked Sendable {
-    // @unchecked: `jobs`, `state`, `workers`, `idleWaiters` and `width` are read and written only
+    // @unchecked: `jobs`, `state`, `workers` and `idleWaiters` are read and written only
     // while `lock` is held;
     // `monitorWakeUps` only while `monitorCondition` is held; the rest is immutable or atomic.
 
@@ -55,26 +52,26 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
     /// begin, end, park and block, and `unclaimed`.
     let counts: RunnerCounts
 
-    private let lock = PoolLock()
-    @exclusivity(unchecked) private var jobs = JobRing()
+    let lock = PoolLock()
+    // The fields below are guarded by `lock`, so their run-time exclusivity checks are off
+    // (gated: background hand-off).
+    @exclusivity(unchecked) var jobs = JobRing()
     /// Every other count of the pool, and the decisions made from them.
-    @exclusivity(unchecked) private var state: PoolState
-    @exclusivity(unchecked) private var workers: [WorkerRecord] = []
+    @exclusivity(unchecked) var state: PoolState
+    @exclusivity(unchecked) var workers: [WorkerRecord] = []
     /// The idle workers that no wake-up token was sent to, most recently idle last: the ones a
     /// decision to wake (`PoolState.Actions.wake`) chooses from, as many as
     /// `state.idleWithoutToken`.
-    @exclusivity(unchecked) private var idleWaiters: [IdleWaiter] = []
-    /// How many slots the runners may use, decided by the monitor; read and written under `lock`.
-    @exclusivity(unchecked) private var width = PoolWidth()
+    @exclusivity(unchecked) var idleWaiters: [IdleWaiter] = []
     /// How many of the next wake-ups send their token without the signal, as a lost signal would
     /// (tests of the recheck, `LostWakeUps`); read and written under `lock`.
     @exclusivity(unchecked) private var signalsToDrop = 0
 
     /// How many jobs were ever submitted: written under `lock`, read without it by a watching
     /// worker, on a cache line of its own.
-    private let submits = PaddedCounter()
+    let submits = PaddedCounter()
     /// The threads alive, mirrored from `state.threads` for readers that look without the lock.
-    private let threadCount = Atomic<Int>(0)
+    let threadCount = Atomic<Int>(0)
     /// The most threads alive at once, for tests and benchmarks.
     private let threadPeak = Atomic<Int>(0)
     /// How many times the monitor found a computing runner blocked and freed its slot, for tests
@@ -102,8 +99,8 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
             keptThreads: configuration.keptThreads, detectsBlocking: configuration.detectsBlocking,
             watchesWhenIdle: Self.spinNanoseconds > 0)
         let address = ObjectIdentifier(self)
-        let unretained = Unmanaged.passUnretained(self)
-        Self.live.withLock { pools in pools[address] = unretained }
+        let entry = WeakPool(self)
+        Self.live.withLock { pools in pools[address] = entry }
     }
 
     deinit {
@@ -111,20 +108,14 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
         Self.live.withLock { pools in _ = pools.removeValue(forKey: address) }
     }
 
-    /// Every pool alive, unretained, for ``FutureDiagnostics/waitingFutures()``; a pool removes
-    /// itself in `deinit`, under the lock.
-    ///
-    /// Not weak references: a weak reference gives the object a side table, and then every retain
-    /// and release of it takes the runtime's slow path. Every future made on a pool retains the
-    /// pool once and releases it once, so a weak list cost about 450 instructions a future, a
-    /// third of a trivial background job.
-    private static let live = LockedBox<[ObjectIdentifier: Unmanaged<ThreadPool>]>([:])
+    /// Every pool alive, weakly, for ``FutureDiagnostics/waitingFutures()``; a pool removes
+    /// itself in `deinit`.
+    private static let live = LockedBox<[ObjectIdentifier: WeakPool]>([:])
 
-    /// Calls `body` with each pool alive, under the registry's lock: a pool whose last reference
-    /// goes meanwhile waits in `deinit` until `body` is done with it.
+    /// Calls `body` with each pool alive.
     static func forEachLivePool(_ body: (ThreadPool) -> Void) {
-        live.withLock { pools in
-            for pool in pools.values { pool._withUnsafeGuaranteedRef { body($0) } }
+        for entry in live.withLock({ Array($0.values) }) {
+            if let pool = entry.pool { body(pool) }
         }
     }
 
@@ -205,7 +196,7 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
 
     /// The part of `actions` done under `lock`: wake-ups, each a token sent to the most recently
     /// idle worker, and the mirror of the thread count.
-    private func applyUnderLock(_ actions: PoolState.Actions) {
+    func applyUnderLock(_ actions: PoolState.Actions) {
         assert(idleWaiters.count == state.idleWithoutToken + actions.wake, "idle waiters and PoolState disagree")
         for _ in 0..<actions.wake {
             // `PoolState` wakes no more workers than are idle without a token.
@@ -225,7 +216,7 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
     }
 
     /// The part of `actions` done after `lock`: new threads, and the monitor.
-    private func apply(_ actions: PoolState.Actions) {
+    func apply(_ actions: PoolState.Actions) {
         for _ in 0..<actions.spawn { spawnWorker() }
         switch actions.monitor {
         case .nothing: break
@@ -236,7 +227,7 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
 
     /// Wakes every idle worker without a token, after a shutdown: each then runs what is left or
     /// exits. Called with `lock` held.
-    private func wakeEveryIdleWorker() {
+    func wakeEveryIdleWorker() {
         for waiter in idleWaiters { waiter.wakeUp.signal() }
     }
 
@@ -247,168 +238,6 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
             if exchanged { break }
             seen = original
         }
-    }
-
-    // MARK: Workers
-
-    private func spawnWorker() {
-        let thread = Thread { [self] in
-            nameCurrentThread(configuration.label)
-            workerMain()
-        }
-        thread.stackSize = Self.stackSize
-        thread.qualityOfService = configuration.qualityOfService
-        thread.start()
-    }
-
-    private func workerMain() {
-        let record = WorkerRecord(pool: self, probe: .ofCurrentThread(), thread: .current)
-        let threadState = ThreadState.current
-        threadState.worker = record
-        let waiter = IdleWaiter()
-        lock.lock()
-        workers.append(record)
-        state.workerStarted()
-        runJobs(record: record, waiter: waiter)
-        workers.removeAll { $0 === record }
-        state.workerExited()
-        threadCount.store(state.threads, ordering: .relaxed)
-        lock.unlock()
-        threadState.worker = nil
-    }
-
-    /// The worker's loop: each turn asks `state` what to do and does it. Called and returns with
-    /// `lock` held.
-    private func runJobs(record: WorkerRecord, waiter: IdleWaiter) {
-        // Whether this worker has just watched the queue, in vain: it waits next instead.
-        var watched = false
-        // Whether the worker has just ended a job and is still in that job's state.
-        var endingJob = false
-        while true {
-            let holdsASlot = endingJob && record.currentState == .computing
-            if state.workerMayTakeJob(
-                queuedEntries: jobs.count, computing: counts.computingNow, holdsASlot: holdsASlot)
-            {
-                var job = jobs.pop()
-                // A future's job leaves `unclaimed` when its work leaves `pending`; a closure, now.
-                if job?.isClosure == true { counts.jobLeftTheQueue() }
-                if endingJob { record.nextJob() } else { record.beginJob() }
-                endingJob = false
-                let actions = state.workerTookJob(queuedEntries: jobs.count, computing: counts.computingNow)
-                applyUnderLock(actions)
-                lock.unlock()
-                apply(actions)
-                // The worker is counted by its record (`beginJob`), so a reader's claim inside the
-                // job does not count it again (`ContextScheduler.beginCountedRun`).
-                // Moved out, not copied: a copy retained the future and its run closure, and
-                // released both after the run, on objects the submitting thread had just written.
-                // Released at the end of this `if`, before the worker takes the lock again: a
-                // future's deinit may run arbitrary code, even code that submits work here.
-                if let job = job.take() { record.run(job) }
-                // The job ends under the lock, so that no decision sees its slot free while this
-                // worker, about to look at the queue again, is neither computing nor coming; if
-                // a job waits, the worker goes on to it in the same state.
-                lock.lock()
-                endingJob = true
-                watched = false
-                continue
-            }
-            if endingJob {
-                record.endJob()
-                endingJob = false
-            }
-            switch state.workerFoundNoJob(queuedEntries: jobs.count, computing: counts.computingNow, watched: watched) {
-            case .exit:
-                // Workers that wait for a slot after the shutdown look again, and exit too.
-                wakeEveryIdleWorker()
-                return
-            case .watch:
-                lock.unlock()
-                watchForWork()
-                lock.lock()
-                state.watchEnded()
-                watched = true
-            case .wait(let actions):
-                // Only the monitor to start or wake, done under the lock (as `wakeMonitor()`
-                // allows), so that the worker goes idle with no gap in which a slot freed by
-                // someone else would spawn a thread instead of waking it.
-                applyUnderLock(actions)
-                apply(actions)
-                if waitForWakeUp(waiter) == .retire { return }
-                watched = false
-            }
-        }
-    }
-
-    /// Watches for work that nobody takes: returns when work stays unclaimed from one look to the
-    /// next, or once `spinNanoseconds` pass without a submit.
-    ///
-    /// A program that makes background futures and reads each at once runs them itself (and takes
-    /// their entries back, `readerClaimed`): this worker keeps watching while submits go on, so
-    /// that none of them pays for waking it, and it takes the lock only for work left to it.
-    private func watchForWork() {
-        var now = monotonicNanoseconds()
-        var deadline = now &+ Self.spinNanoseconds
-        var lastSubmit = submits.load()
-        var sawWork = false
-        while now < deadline {
-            // One look about every `pollNanoseconds`: each look pulls cache lines to this core,
-            // which the submitter must then take back.
-            let nextLook = now &+ Self.pollNanoseconds
-            while now < nextLook { now = monotonicNanoseconds() }
-            if counts.unclaimedNow > 0 {
-                if sawWork { return }
-                sawWork = true
-            } else {
-                sawWork = false
-            }
-            let submit = submits.load()
-            if submit != lastSubmit {
-                lastSubmit = submit
-                deadline = now &+ Self.spinNanoseconds
-            }
-        }
-    }
-
-    /// How often a watching worker looks.
-    private static let pollNanoseconds = EngineTiming.workerPollNanoseconds
-
-    /// Waits idle until a wake-up token is sent to this worker (`waiter`); an extra thread gives up
-    /// after `idleTimeout` without one and retires. Called and returns with `lock` held.
-    private func waitForWakeUp(_ waiter: IdleWaiter) -> PoolState.WakeUp {
-        let mayRetire = state.idleWaitBegan()
-        idleWaiters.append(waiter)
-        assert(idleWaiters.count == state.idleWithoutToken, "idle waiters and PoolState disagree")
-        let retireAt: UInt64
-        if mayRetire {
-            let (sum, overflow) = monotonicNanoseconds().addingReportingOverflow(configuration.idleTimeout.nanoseconds)
-            retireAt = overflow ? .max : sum
-        } else {
-            retireAt = .max
-        }
-        let recheck = EngineTiming.lostWakeUpRecheck.nanoseconds
-        while state.idleWorkerKeepsWaiting(
-            hasToken: waiter.hasToken, queuedEntries: jobs.count, computing: counts.computingNow)
-        {
-            let now = monotonicNanoseconds()
-            guard now < retireAt else { break }
-            // Even a kept thread, which never retires, looks again after `lostWakeUpRecheck`: a
-            // signal the platform loses then costs that long, never a hang (`LostWakeUps`).
-            let wait = min(retireAt - now, recheck)
-            if !lock.wait(for: waiter.wakeUp, until: .after(.nanoseconds(wait))), waiter.hasToken {
-                LostWakeUps.noteTokenFoundByRecheck(
-                    pool: configuration.label, sentNanosecondsAgo: monotonicNanoseconds() &- waiter.tokenSentAt)
-            }
-        }
-        // A token sent as the wait timed out is taken all the same: the decision that sent it
-        // counts this worker as coming.
-        let tookToken = waiter.hasToken
-        if tookToken {
-            waiter.hasToken = false
-        } else if let index = idleWaiters.lastIndex(where: { $0 === waiter }) {
-            idleWaiters.remove(at: index)
-        }
-        return state.idleWaitEnded(queuedEntries: jobs.count, tookToken: tookToken)
     }
 
     /// How many idle workers wait without a wake-up token (tests).
@@ -456,60 +285,6 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
         apply(actions)
     }
 
-    /// Decides the pool's width from the monitor's look (`PoolWidth`), and sets the slot limit it
-    /// gives, for the pool and for readers. Returns whether the pool is narrow: the monitor then
-    /// looks again soon.
-    func judgeWidth(_ look: PoolWidth.Look) -> Bool {
-        guard configuration.cpuSlots > 1 else { return false }
-        lock.lock()
-        defer { lock.unlock() }
-        setSlotLimit(for: width.decide(look))
-        return width.isNarrow
-    }
-
-    /// The monitor stopped: the next work starts on every slot.
-    func resetWidth() {
-        lock.lock()
-        setSlotLimit(for: width.reset())
-        lock.unlock()
-    }
-
-    /// Lets one runner compute, as a trial that the monitor kept would (tests of a narrow pool).
-    func keepOneRunner() {
-        guard configuration.cpuSlots > 1 else { return }
-        lock.lock()
-        width.keepOneRunner()
-        setSlotLimit(for: .narrow)
-        lock.unlock()
-    }
-
-    /// Sets the slot limit that a change of width gives. Called with `lock` held.
-    private func setSlotLimit(for change: PoolWidth.Change?) {
-        switch change {
-        case .narrow?: setSlotLimit(1)
-        case .widen?: setSlotLimit(configuration.cpuSlots)
-        case nil: break
-        }
-    }
-
-    /// Sets how many runners may compute at once, for the pool and for readers. Called with
-    /// `lock` held.
-    private func setSlotLimit(_ limit: Int) {
-        state.setSlotLimit(limit)
-        counts.setSlotLimit(limit)
-    }
-
-    /// How many jobs' work anyone has taken so far (a runner, or a reader that ran it itself):
-    /// the jobs submitted less those unclaimed. Read without the lock, for the monitor's rate.
-    var jobsTaken: Int { submits.load() &- counts.unclaimedNow }
-
-    /// How many runners may compute at once now (tests).
-    var slotLimit: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return state.slotLimit
-    }
-
     /// Marks the monitor gone, under the lock, so that a later need starts a new one.
     func monitorDidExit() {
         lock.lock()
@@ -518,28 +293,8 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
     }
 }
 
-/// An atomic counter alone on its cache line, for a value that one thread writes and another
-/// watches in a loop: sharing a line with counters that other threads change would make each of
-/// their changes take the line back from the watcher.
-final class PaddedCounter: @unchecked Sendable {
-    // @unchecked: the storage is allocated once, holds one `Atomic`, and is used only through it.
-    private let storage: UnsafeMutableRawPointer
-
-    init() {
-        storage = .allocate(byteCount: 128, alignment: 128)
-        storage.initializeMemory(as: Atomic<Int>.self, to: Atomic(0))
-    }
-
-    deinit {
-        storage.assumingMemoryBound(to: Atomic<Int>.self).deinitialize(count: 1)
-        storage.deallocate()
-    }
-
-    func load() -> Int {
-        storage.assumingMemoryBound(to: Atomic<Int>.self).pointee.load(ordering: .relaxed)
-    }
-
-    func store(_ value: Int) {
-        storage.assumingMemoryBound(to: Atomic<Int>.self).pointee.store(value, ordering: .relaxed)
-    }
+/// A weak reference to a pool, for the registry of live pools.
+private final class WeakPool: Sendable {
+    weak let pool: ThreadPool?
+    init(_ pool: ThreadPool) { self.pool = pool }
 }

@@ -6,7 +6,7 @@
 /// of every `map` step and every lazy future's first read. A cast of `any Error`'s metatype to
 /// `failure`'s is folded to a constant wherever the caller is specialized; unspecialized, it is
 /// a runtime call, which the size test before it skips for most error types.
-@inlinable @inline(__always)
+@inlinable
 func _isAnyError<Failure: Error>(_ failure: Failure.Type) -> Bool {
     MemoryLayout<Failure>.size == MemoryLayout<any Error>.size && (any Error).self is Failure.Type
 }

@@ -1,7 +1,6 @@
 /// Every timing constant of the engine, in one place, each with why it has its value.
 ///
-/// They are heuristics measured on the machines the benchmarks ran on (BENCHMARKS.md): none of
-/// them decides an outcome, only how soon a thread looks again, watches or gives up watching.
+/// They are heuristics: none of them decides an outcome, only how soon a thread looks again, watches or gives up watching.
 /// Tests never depend on them (they drive pools with their own configurations). The literals are
 /// computed properties, not stored ones, so that reading one on a hot path costs no lazy global
 /// initialization check.
@@ -50,13 +49,6 @@ enum EngineTiming {
     /// a slot, before it stops, in nanoseconds: a program that hands the pool batches of work one
     /// after another would otherwise wake it (a system call and a thread switch) for each batch.
     static var monitorStopsAfterNanoseconds: UInt64 { 100_000_000 }
-
-    /// The mean time per job, in nanoseconds, under which a pool's monitor tries whether its jobs
-    /// go faster on one runner (`PoolWidth`): well above what a second runner costs a job in cache
-    /// lines taken from the first (150–250 ns here, about 1.5 µs when the host moved the cores
-    /// apart), so that jobs that gain from a second core are seldom tried, and a trial that loses
-    /// is undone at the look after next.
-    static var shortJobNanoseconds: UInt64 { 10_000 }
 
     /// How long an extra thread of the built-in pools waits for work before it exits.
     static var builtInIdleTimeout: Duration { .seconds(2) }

@@ -3,16 +3,13 @@
 /// It uses a pthread mutex (`PoolLock`) rather than `Synchronization.Mutex`: on Linux,
 /// ThreadSanitizer does not see `Mutex`'s futex-based synchronization and reports races on
 /// every value it guards (verified with a two-line program on Swift 6.3.1), which would hide
-/// real races among false ones. Not `NSLock`, which it was: each call went through Foundation's
-/// class before the pthread call, about 66 instructions per job of a bounded `all`, whose run
-/// takes this lock three times per job.
+/// real races among false ones. Not `NSLock`, whose calls go through Foundation's class first.
 final class LockedBox<Value: Sendable>: @unchecked Sendable {
     // @unchecked: `value` is read and written only inside `withLock`, while `lock` is held, and
     // `Value` is `Sendable`, so what leaves the lock may cross threads.
     private let lock = PoolLock(spinning: false)
     /// Exclusivity is not checked at run time: the lock already gives one thread at a time
-    /// access, and the check (a thread-local access set, at each `withLock`) cost a bounded
-    /// `all` about 700 instructions per job.
+    /// access (gated: `all` per input, bounded).
     @exclusivity(unchecked) private var value: Value
 
     init(_ value: Value) {

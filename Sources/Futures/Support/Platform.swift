@@ -10,52 +10,24 @@ import Synchronization
     #error("Futures runs on Linux (Glibc or Musl) and on Apple platforms; port Platform.swift to add another")
 #endif
 
-// The package's C target holds the thread-local cache of the slot below. The App Playground,
-// which builds the library's Swift files alone, has no C target: there the slot is read through
-// its pthread key (`scripts/check-darwin` type-checks both forms).
-// Imported `public` because the slot's load is inlinable (`CurrentWork.push` runs in the client's
-// code, on every lazy future's first read): a client compiles the C function's body into its own.
-#if canImport(CFuturesThreadCache)
-    public import CFuturesThreadCache
-#endif
-
 // Everything Futures asks of the operating system directly, in one file: the thread-local slot
-// behind `ThreadState` (with its cache, the package's one C target), a thread pool's lock, and the
-// probes with which a thread pool's monitor tells a blocked runner from a computing one. The rest
-// of the module imports no C library (`PriorityBoost.swift`, Apple's thread priorities, aside).
-// This file does not import Foundation, which re-exports Glibc on Linux: so `scripts/check-darwin`
-// type-checks its Darwin branches against Apple's declarations alone (see
-// `scripts/darwin-stand-in/README.md`).
+// behind `ThreadState`, a thread pool's lock, and the probes with which a thread pool's monitor
+// tells a blocked runner from a computing one. The rest of the module imports no C library
+// (`PriorityBoost.swift`, Apple's thread priorities, aside). This file does not import Foundation,
+// which re-exports Glibc on Linux, so that `scripts/check-darwin` type-checks its Darwin branches
+// against Apple's declarations alone.
 
 /// One thread-local slot that holds a retained object per thread, released when the thread exits.
 ///
-/// A pthread key owns the object: its destructor releases it when the thread exits. The key is
-/// made on first use and kept in a statically initialized atomic (as a value plus one, zero
-/// meaning "not yet"), so that a lookup pays no lazy-initialization check.
-///
-/// Reads go to a C thread-local variable that mirrors the key (`CFuturesThreadCache`), one load
-/// from the thread pointer where `pthread_getspecific` is a call into the C library: the read is
-/// on the path of every lazy future's first read. The two are set together, and the destructor
-/// clears the cache before it releases the object, so that a later destructor of another key that
-/// uses futures makes a new object instead of reading a freed one (the C library then runs the
-/// destructors again, and the new object is released too).
-@usableFromInline
+/// A pthread key owns the object: its destructor releases it when the thread exits (the C library
+/// has cleared the key's value by then, so a later destructor that uses futures makes a new
+/// object, which the C library releases in its next pass). The key is made on first use and kept in a
+/// statically initialized atomic, as a value plus one, zero meaning "not yet".
 enum ThreadLocalSlot {
     private static let keyPlusOne = Atomic<UInt>(0)
 
     /// The object stored for this thread, unretained; `nil` if none.
-    @inlinable @inline(__always)
     static func load() -> UnsafeMutableRawPointer? {
-        #if canImport(CFuturesThreadCache)
-            futures_thread_cache_load()
-        #else
-            loadThroughKey()
-        #endif
-    }
-
-    /// The slot's read through its key, where the C cache is absent (the App Playground).
-    @usableFromInline
-    static func loadThroughKey() -> UnsafeMutableRawPointer? {
         pthread_getspecific(key)
     }
 
@@ -63,21 +35,8 @@ enum ThreadLocalSlot {
     static func store(_ object: UnsafeMutableRawPointer) {
         let status = pthread_setspecific(key, object)
         precondition(status == 0, "Futures could not set its thread-local state (error \(status))")
-        #if canImport(CFuturesThreadCache)
-            futures_thread_cache_store(object)
-        #endif
     }
 
-    /// Forgets this thread's object, as its key's destructor runs (the C library has cleared the
-    /// key's value already).
-    @inline(__always)
-    fileprivate static func clearCache() {
-        #if canImport(CFuturesThreadCache)
-            futures_thread_cache_store(nil)
-        #endif
-    }
-
-    @inline(__always)
     private static var key: pthread_key_t {
         let stored = keyPlusOne.load(ordering: .acquiring)
         return stored != 0 ? pthread_key_t(truncatingIfNeeded: stored &- 1) : makeKey()
@@ -97,12 +56,10 @@ enum ThreadLocalSlot {
 
 #if canImport(Darwin)
     private let releaseThreadObject: @convention(c) (UnsafeMutableRawPointer) -> Void = { object in
-        ThreadLocalSlot.clearCache()
         Unmanaged<AnyObject>.fromOpaque(object).release()
     }
 #else
     private let releaseThreadObject: @convention(c) (UnsafeMutableRawPointer?) -> Void = { object in
-        ThreadLocalSlot.clearCache()
         if let object { Unmanaged<AnyObject>.fromOpaque(object).release() }
     }
 #endif
@@ -271,21 +228,16 @@ struct WallClockDeadline {
 /// condition of its own (`PoolWakeUp`), with this lock. The parking lot's stripes use it too, with
 /// a `StripeCondition`.
 ///
-/// A pool's lock is held for a few dozen instructions at a time (a push; a pop and the census
-/// arithmetic), by the submitting thread once per job and by each worker once per job. With the
-/// default mutex (`NSCondition`'s), a thread that found it taken went to sleep in the kernel and
-/// had to be woken, which cost more than the critical section it waited for: creating 1,000
-/// trivial background futures while the workers ran them took about 1.5 times as long as on the
-/// work pool this pool replaced (BENCHMARKS.md, "This round"). Spinning first lets the holder
-/// leave instead.
+/// A pool's lock is held for a few dozen instructions at a time, by the submitting thread and by
+/// each worker once per job: a thread that sleeps in the kernel when it finds it taken pays more
+/// than the critical section it waits for. Spinning first lets the holder leave instead.
 final class PoolLock: @unchecked Sendable {
     // @unchecked: the mutex is the synchronization; its storage is allocated once, never moved,
     // and freed in deinit, when no thread can use it.
     fileprivate let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
     /// A lock that spins a moment first (`spinning`, a pool's), or the default mutex (a
-    /// parking-lot stripe's: held for a few instructions, and seldom contended, where the
-    /// adaptive mutex's unlock cost 10 more instructions).
+    /// parking-lot stripe's: held for a few instructions, and seldom contended).
     init(spinning: Bool = true) {
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)
@@ -377,10 +329,9 @@ enum RuntimeTryRetain {
 /// A parking-lot stripe's condition: every reader parked on the stripe's futures waits on it,
 /// with the stripe's lock (a `PoolLock`), and it is only ever broadcast.
 ///
-/// Why not `NSCondition`, as before: each lock and unlock went through Foundation's class before
-/// the pthread call, about 28 instructions per lock section in callgrind, twice per step of a
-/// chain. Why not `PoolWakeUp`: that one has one waiter at a time,
-/// and is signalled, never broadcast (glibc's lost `pthread_cond_signal`, sourceware bug 25847,
+/// Why not `NSCondition`: each lock and unlock goes through Foundation's class first, twice per
+/// step of a chain. Why not `PoolWakeUp`: that one has one waiter at a time, and is signalled,
+/// never broadcast (glibc's lost `pthread_cond_signal`, sourceware bug 25847,
 /// concerns a signal among several waiters, which a broadcast does not have).
 final class StripeCondition: @unchecked Sendable {
     // @unchecked: the condition is the synchronization; its storage is allocated once, never

@@ -32,7 +32,7 @@ struct StateWordTests {
         let word = StateWord.initial(kind: .lazy, links: .none, fileID: Self.site, line: 42)
         #expect(word.fileNumber == 0 && word.line == 42 && word.kind == .lazy)
         let links = FutureLinks.none.orSite(Self.site)
-        #expect(!links.isNone && links.sources == nil && links.context == nil)
+        #expect(!links.isNone && links.sources == nil)
         let file = try #require(links.siteFile)
         #expect(String(cString: file) == "Core/StateWordTests.swift")
         // Links that are not `none` stay as they are.

@@ -3,10 +3,10 @@ import Testing
 
 @testable import Futures
 
-/// A thread's `ThreadState` is owned by a pthread key and read through a C thread-local cache
-/// (`ThreadLocalSlot`). When the thread exits, the key's destructor clears the cache before it
-/// releases the state, so that code run by a later destructor (another key's, in the same round)
-/// that uses futures makes a new state instead of writing into the freed one.
+/// A thread's `ThreadState` is owned by a pthread key (`ThreadLocalSlot`). When the thread exits,
+/// the C library clears the key's value before its destructor releases the state, so that code run
+/// by a later destructor (another key's, in the same round) that uses futures makes a new state
+/// instead of writing into the freed one.
 @Suite("a thread's state")
 struct ThreadStateTests {
     final class ExitRecord: @unchecked Sendable {

@@ -342,6 +342,46 @@ struct DiagnosticsReportTests {
             #expect(text.contains("running the work of LazyFuture<Int> created at \(site) itself"))
         }
 
+        @Test("a task's synchronous read that runs slow unstarted work itself is reported once per creation site")
+        func cooperativeThreadRunningWorkItselfIsReported() async {
+            let exit = await oneExitTestAtATime {
+                await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+                    exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
+                    FutureDiagnostics.mainThreadWaitThreshold = .milliseconds(20)
+                    FutureDiagnostics.handler = { report in
+                        writeLine("report: \(report.problem) | \(report.future) | \(report.creationSite)")
+                        writeLine("text: \(report.description)")
+                    }
+                    // A context that never runs its work: the work is unstarted when the task reads it,
+                    // and the reader runs it itself, for many thresholds, twice from one site.
+                    let neverRuns = ExecutionContext { _ in }
+                    let slowWork = { @Sendable () -> BackgroundFuture<Int, Never> in
+                        BackgroundFuture(on: neverRuns) {
+                            let start = ContinuousClock.now
+                            waitUntil { ContinuousClock.now - start > .milliseconds(200) }
+                            return 2
+                        }
+                    }
+                    let first = slowWork()
+                    writeLine("site: \(first._creationSite)")
+                    writeLine("read: \(await Task { readBlocking(first) }.value)")
+                    writeLine("read: \(await Task { readBlocking(slowWork()) }.value)")
+                    // Quick work is not reported.
+                    writeLine("read: \(await Task { readBlocking(BackgroundFuture(on: neverRuns) { 3 }) }.value)")
+                }
+            }
+            let lines = outputLines(exit)
+            let site = value(after: "site: ", in: lines)
+            #expect(lines.filter { $0.hasPrefix("read: ") } == ["read: 2", "read: 2", "read: 3"])
+            #expect(
+                lines.filter { $0.hasPrefix("report: ") } == [
+                    "report: blockingReadOnCooperativeThread | BackgroundFuture<Int> | \(site)"
+                ])
+            let text = value(after: "text: ", in: lines)
+            #expect(text.hasPrefix("a blocking read on a thread of Swift's cooperative pool spent "))
+            #expect(text.contains("running the work of BackgroundFuture<Int> created at \(site) itself"))
+        }
+
         @Test("a main-thread read of a promise says that what completes it must not need the main thread")
         func mainThreadWaitForAPromiseNamesTheDeadlock() async {
             let exit = await oneExitTestAtATime {

@@ -39,26 +39,6 @@ struct ReadStepTests {
         #expect(ReadStep(Self.word(kind, phase: .completing)) == .waitForRunner)
     }
 
-    @Test(
-        "the read path claims in line exactly the words whose step is to claim and run, as claim() would",
-        arguments: FutureKind.allCases)
-    func inLineClaim(kind: FutureKind) {
-        for phase in [StateWord.Phase.pending, .running, .completing, .resolved] {
-            let plain = Self.word(kind, phase: phase)
-            var waiting = plain
-            waiting.raw |= StateWord.waitersBit | StateWord.callbacksBit
-            var cancelled = waiting
-            cancelled.raw &= ~StateWord.notCancelledBit
-            for word in [plain, waiting, cancelled] {
-                #expect(word.isUnstartedLazy == (ReadStep(word) == .claimAndRun))
-                guard word.isUnstartedLazy else { continue }
-                var claimed = word
-                #expect(claimed.claim() == .won)
-                #expect(word.claimedUnstartedLazy == claimed)
-            }
-        }
-    }
-
     @Test("the flags never change the step", arguments: FutureKind.allCases)
     func flagsDoNotMatter(kind: FutureKind) {
         for phase in [StateWord.Phase.pending, .running, .completing, .resolved] {

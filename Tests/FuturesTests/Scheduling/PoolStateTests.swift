@@ -253,29 +253,3 @@ struct PoolStateTests {
         #expect(result42.shutDown)
     }
 }
-
-extension PoolStateTests {
-    @Test("under a slot limit of one, a runner beyond it stops as its job ends and no submit starts another")
-    func slotLimit() {
-        var state = Self.pool(threads: 2, idle: false)
-        state.setSlotLimit(1)
-        // Two runners compute: the one whose job ends first stops, the other goes on.
-        #expect(!state.workerMayTakeJob(queuedEntries: 3, computing: 2, holdsASlot: true))
-        #expect(state.workerMayTakeJob(queuedEntries: 3, computing: 1, holdsASlot: true))
-        #expect(!state.workerMayTakeJob(queuedEntries: 3, computing: 1, holdsASlot: false))
-        // The stopped one finds no job it may take, and waits; work waits for the one slot, so
-        // the monitor watches.
-        let idle = state.workerFoundNoJob(queuedEntries: 3, computing: 1, watched: false)
-        #expect(idle == .wait(Actions(monitor: .start)))
-        _ = state.idleWaitBegan()
-        let submitted = state.jobSubmitted(queuedEntries: 4, computing: 1)
-        #expect(submitted == Actions())
-        #expect(state.workWaitsForASlot && state.runnersWanted == 0)
-        #expect(state.description.hasSuffix(", 1 of 2 slots"))
-        // Every slot again: the monitor starts the runner the queue can use, waking the idle one.
-        state.setSlotLimit(2)
-        let freed = state.monitorFreedSlots(queuedEntries: 4, computing: 1)
-        #expect(freed == Actions(wake: 1))
-        #expect(!state.description.contains("slots"))
-    }
-}

@@ -126,17 +126,14 @@ enum NewSourceCall: Equatable {
         case .claimAndRun, .walkUpstream:
             self = .everyReader
         case .askContext:
-            guard let unmanaged = source._links.context else {
+            guard let scheduler = source._contextScheduler else {
                 self = .everyReader
                 return
             }
             // A context that cannot start a runner (a serial one, one made from a closure, a pool at
             // its bound) may leave the work to a reader: every reader looks, and, if the work stays
-            // queued, runs it after `ContextScheduler.starvationLimit`. The scheduler is borrowed,
-            // not retained: the source holds it, and a bounded `all` asks this once per job.
-            self = unmanaged._withUnsafeGuaranteedRef { scheduler in
-                scheduler.canStartMoreRunners ? .claimingReaders(runners: scheduler.runnerQoS) : .everyReader
-            }
+            // queued, runs it after `ContextScheduler.starvationLimit`.
+            self = scheduler.canStartMoreRunners ? .claimingReaders(runners: scheduler.runnerQoS) : .everyReader
         case .readOutcome, .waitForRunner, .wait:
             self = .noReader
         }

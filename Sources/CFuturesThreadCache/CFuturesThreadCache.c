@@ -1,3 +1,0 @@
-#include "CFuturesThreadCache.h"
-
-_Thread_local void *_Nullable futures_thread_cache = 0;

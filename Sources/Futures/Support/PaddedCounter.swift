@@ -1,0 +1,27 @@
+import Synchronization
+
+/// An atomic counter alone on its cache line, for a value that one thread writes and another
+/// watches in a loop: sharing a line with counters that other threads change would make each of
+/// their changes take the line back from the watcher.
+final class PaddedCounter: @unchecked Sendable {
+    // @unchecked: the storage is allocated once, holds one `Atomic`, and is used only through it.
+    private let storage: UnsafeMutableRawPointer
+
+    init() {
+        storage = .allocate(byteCount: 128, alignment: 128)
+        storage.initializeMemory(as: Atomic<Int>.self, to: Atomic(0))
+    }
+
+    deinit {
+        storage.assumingMemoryBound(to: Atomic<Int>.self).deinitialize(count: 1)
+        storage.deallocate()
+    }
+
+    func load() -> Int {
+        storage.assumingMemoryBound(to: Atomic<Int>.self).pointee.load(ordering: .relaxed)
+    }
+
+    func store(_ value: Int) {
+        storage.assumingMemoryBound(to: Atomic<Int>.self).pointee.store(value, ordering: .relaxed)
+    }
+}
