@@ -275,11 +275,9 @@ struct DiscardableLazyFutureTests {
 
     @Test("endContentAccess without a pin traps, naming the type and the creation site")
     func unbalancedEndTraps() async {
-        let result = await oneExitTestAtATime {
-            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                let page = DiscardableLazyFuture { 1 }
-                page.endContentAccess()
-            }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let page = DiscardableLazyFuture { 1 }
+            page.endContentAccess()
         }
         guard let result else { return }
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
@@ -289,10 +287,8 @@ struct DiscardableLazyFutureTests {
 
     @Test("reading a discardable lazy future from inside its own work traps instead of hanging")
     func readingFromInsideTraps() async {
-        let result = await oneExitTestAtATime {
-            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                readDiscardableFutureFromInsideItsOwnWork()
-            }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            readDiscardableFutureFromInsideItsOwnWork()
         }
         guard let result else { return }
         #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("inside its own work"))

@@ -183,12 +183,10 @@ struct FutureProgressTests {
 
     @Test("tracking more futures than the total traps, naming the total")
     func trackingPastTheTotalTraps() async {
-        let result = await oneExitTestAtATime {
-            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                let progress = FutureProgress(total: 1)
-                progress.track(Future<Int, Never>(value: 1))
-                progress.track(Future<Int, Never>(value: 2))
-            }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let progress = FutureProgress(total: 1)
+            progress.track(Future<Int, Never>(value: 1))
+            progress.track(Future<Int, Never>(value: 2))
         }
         guard let result else { return }
         let errorText = String(decoding: result.standardErrorContent, as: UTF8.self)
@@ -200,10 +198,8 @@ struct FutureProgressTests {
 
     @Test("a negative total traps at the caller's line")
     func negativeTotalTraps() async {
-        let result = await oneExitTestAtATime {
-            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                _ = FutureProgress(total: -1)
-            }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = FutureProgress(total: -1)
         }
         guard let result else { return }
         let errorText = String(decoding: result.standardErrorContent, as: UTF8.self)

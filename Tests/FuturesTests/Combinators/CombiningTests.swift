@@ -110,10 +110,8 @@ struct CombiningTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test("first(of:) with no futures traps with a message that names the caller's line")
         func firstOfNothingTraps() async {
-            let exit = await oneExitTestAtATime {
-                await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                    _ = Future<Int, Never>.first(of: [])
-                }
+            let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = Future<Int, Never>.first(of: [])
             }
             let errorText = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
             #expect(errorText.contains("Future.first(of:) needs at least one future; it was given none"))

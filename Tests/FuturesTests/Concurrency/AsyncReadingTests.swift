@@ -73,51 +73,49 @@ struct AsyncReadingTests {
         "blocking reads through a synchronous helper from 64 tasks at once finish, even with every pool thread blocked, and are reported once"
     )
     func blockingReadsFromManyTasks() async {
-        let exit = await oneExitTestAtATime {
-            await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-                exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
-                let tasks = 64
-                let cores = ProcessInfo.processInfo.activeProcessorCount
-                let blocked = PeakGauge()
-                let everyPoolThreadBlocked = DispatchSemaphore(value: 0)
-                let reported = DispatchSemaphore(value: 0)
-                FutureDiagnostics.mainThreadWaitThreshold = .milliseconds(20)
-                FutureDiagnostics.handler = { report in
-                    writeLine("report: \(report.problem) | \(report.future) | \(report.creationSite)")
-                    writeLine("text: \(report.description)")
-                    if report.problem == .blockingReadOnCooperativeThread { reported.signal() }
-                }
-                let promises = (0..<tasks).map { _ in Promise<Int, Never>() }
-                writeLine("promise site: \(promises[0].future._creationSite)")
-                // The promises are completed by a plain thread once as many tasks are blocked in the
-                // helper as the pool has threads, and one of their reads has been reported: then no
-                // pool thread is free, and the reads must still finish. The background futures'
-                // work is claimed by the blocked readers themselves.
-                let completer = onNewThread {
-                    everyPoolThreadBlocked.wait()
-                    reported.wait()
-                    for (index, promise) in promises.enumerated() { promise.succeed(index) }
-                }
-                let totals = await withTaskGroup(of: (Int, Int).self) { group in
-                    for index in 0..<tasks {
-                        group.addTask {
-                            if blocked.enter() == cores { everyPoolThreadBlocked.signal() }
-                            defer { blocked.leave() }
-                            let fanOut = BackgroundFuture {
-                                (0..<4).map { offset in BackgroundFuture { index + offset } }
-                                    .reduce(0) { $0 + $1.value }
-                            }
-                            let total = blockingTotal(of: [promises[index].future, fanOut, LazyFuture { index }])
-                            return (index, total)
-                        }
-                    }
-                    return await group.reduce(into: [(Int, Int)]()) { $0.append($1) }
-                }
-                await completer.get()
-                writeLine("finished: \(totals.count)")
-                writeLine("all right: \(totals.allSatisfy { index, total in total == 6 * index + 6 })")
-                writeLine("peak blocked: \(blocked.peak) of \(cores)")
+        let exit = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
+            let tasks = 64
+            let cores = ProcessInfo.processInfo.activeProcessorCount
+            let blocked = PeakGauge()
+            let everyPoolThreadBlocked = DispatchSemaphore(value: 0)
+            let reported = DispatchSemaphore(value: 0)
+            FutureDiagnostics.mainThreadWaitThreshold = .milliseconds(20)
+            FutureDiagnostics.handler = { report in
+                writeLine("report: \(report.problem) | \(report.future) | \(report.creationSite)")
+                writeLine("text: \(report.description)")
+                if report.problem == .blockingReadOnCooperativeThread { reported.signal() }
             }
+            let promises = (0..<tasks).map { _ in Promise<Int, Never>() }
+            writeLine("promise site: \(promises[0].future._creationSite)")
+            // The promises are completed by a plain thread once as many tasks are blocked in the
+            // helper as the pool has threads, and one of their reads has been reported: then no
+            // pool thread is free, and the reads must still finish. The background futures'
+            // work is claimed by the blocked readers themselves.
+            let completer = onNewThread {
+                everyPoolThreadBlocked.wait()
+                reported.wait()
+                for (index, promise) in promises.enumerated() { promise.succeed(index) }
+            }
+            let totals = await withTaskGroup(of: (Int, Int).self) { group in
+                for index in 0..<tasks {
+                    group.addTask {
+                        if blocked.enter() == cores { everyPoolThreadBlocked.signal() }
+                        defer { blocked.leave() }
+                        let fanOut = BackgroundFuture {
+                            (0..<4).map { offset in BackgroundFuture { index + offset } }
+                                .reduce(0) { $0 + $1.value }
+                        }
+                        let total = blockingTotal(of: [promises[index].future, fanOut, LazyFuture { index }])
+                        return (index, total)
+                    }
+                }
+                return await group.reduce(into: [(Int, Int)]()) { $0.append($1) }
+            }
+            await completer.get()
+            writeLine("finished: \(totals.count)")
+            writeLine("all right: \(totals.allSatisfy { index, total in total == 6 * index + 6 })")
+            writeLine("peak blocked: \(blocked.peak) of \(cores)")
         }
         let lines = outputLines(exit)
         let site = value(after: "promise site: ", in: lines)

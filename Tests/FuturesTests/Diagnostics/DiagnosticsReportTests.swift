@@ -189,48 +189,46 @@ struct DiagnosticsReportTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test("a long blocking read on the main thread is reported once per creation site, even when read twice")
         func mainThreadWaitIsReportedOncePerSite() async {
-            let exit = await oneExitTestAtATime {
-                await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-                    exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
-                    FutureDiagnostics.mainThreadWaitThreshold = .milliseconds(20)
-                    let reported = DispatchSemaphore(value: 0)
-                    FutureDiagnostics.handler = { report in
-                        writeLine("report: \(report.problem) | \(report.future) | \(report.creationSite)")
-                        writeLine("text: \(report.description)")
-                        if report.problem == .mainThreadWait { reported.signal() }
-                    }
-                    // Two futures made at one site (in `startedFuture`), and one made at another.
-                    let gates = [Gate(), Gate(), Gate()]
-                    let first = startedFuture(gates[0])
-                    let second = startedFuture(gates[1])
-                    let third = BackgroundFuture { () -> Int in
-                        gates[2].wait()
-                        return 3
-                    }
-                    writeLine("repeated site: \(first._creationSite)")
-                    writeLine("other site: \(third._creationSite)")
-                    // The first read waits until it has been reported.
-                    Thread.detachNewThread {
-                        reported.wait()
-                        gates[0].open()
-                    }
-                    asTheMainThread { _ = readBlocking(first) }
-                    // The second, from the same site, waits many thresholds (only so that a report would
-                    // be due: nothing is timed), and is not reported again.
-                    Thread.detachNewThread {
-                        waitUntil { waitingReaders(of: second) == 1 }
-                        let parked = ContinuousClock.now
-                        waitUntil { ContinuousClock.now - parked > .milliseconds(400) }
-                        gates[1].open()
-                    }
-                    asTheMainThread { _ = readBlocking(second) }
-                    // Another site is reported as the first was.
-                    Thread.detachNewThread {
-                        reported.wait()
-                        gates[2].open()
-                    }
-                    asTheMainThread { _ = readBlocking(third) }
+            let exit = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+                exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
+                FutureDiagnostics.mainThreadWaitThreshold = .milliseconds(20)
+                let reported = DispatchSemaphore(value: 0)
+                FutureDiagnostics.handler = { report in
+                    writeLine("report: \(report.problem) | \(report.future) | \(report.creationSite)")
+                    writeLine("text: \(report.description)")
+                    if report.problem == .mainThreadWait { reported.signal() }
                 }
+                // Two futures made at one site (in `startedFuture`), and one made at another.
+                let gates = [Gate(), Gate(), Gate()]
+                let first = startedFuture(gates[0])
+                let second = startedFuture(gates[1])
+                let third = BackgroundFuture { () -> Int in
+                    gates[2].wait()
+                    return 3
+                }
+                writeLine("repeated site: \(first._creationSite)")
+                writeLine("other site: \(third._creationSite)")
+                // The first read waits until it has been reported.
+                Thread.detachNewThread {
+                    reported.wait()
+                    gates[0].open()
+                }
+                asTheMainThread { _ = readBlocking(first) }
+                // The second, from the same site, waits many thresholds (only so that a report would
+                // be due: nothing is timed), and is not reported again.
+                Thread.detachNewThread {
+                    waitUntil { waitingReaders(of: second) == 1 }
+                    let parked = ContinuousClock.now
+                    waitUntil { ContinuousClock.now - parked > .milliseconds(400) }
+                    gates[1].open()
+                }
+                asTheMainThread { _ = readBlocking(second) }
+                // Another site is reported as the first was.
+                Thread.detachNewThread {
+                    reported.wait()
+                    gates[2].open()
+                }
+                asTheMainThread { _ = readBlocking(third) }
             }
             let lines = outputLines(exit)
             let repeated = value(after: "repeated site: ", in: lines)
@@ -251,23 +249,21 @@ struct DiagnosticsReportTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test("a main-thread read that resolves before the threshold is not reported")
         func shortMainThreadWaitIsNotReported() async {
-            let exit = await oneExitTestAtATime {
-                await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-                    exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
-                    // Far longer than the read can take, even on a slow machine.
-                    FutureDiagnostics.mainThreadWaitThreshold = .seconds(3_600)
-                    FutureDiagnostics.handler = { report in
-                        writeLine("report: \(report.problem) | \(report.creationSite)")
-                    }
-                    let gate = Gate()
-                    let future = startedFuture(gate)
-                    Thread.detachNewThread {
-                        waitUntil { waitingReaders(of: future) == 1 }
-                        gate.open()
-                    }
-                    asTheMainThread { _ = readBlocking(future) }
-                    writeLine("read: \(future.peek.map { "\($0)" } ?? "pending")")
+            let exit = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+                exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
+                // Far longer than the read can take, even on a slow machine.
+                FutureDiagnostics.mainThreadWaitThreshold = .seconds(3_600)
+                FutureDiagnostics.handler = { report in
+                    writeLine("report: \(report.problem) | \(report.creationSite)")
                 }
+                let gate = Gate()
+                let future = startedFuture(gate)
+                Thread.detachNewThread {
+                    waitUntil { waitingReaders(of: future) == 1 }
+                    gate.open()
+                }
+                asTheMainThread { _ = readBlocking(future) }
+                writeLine("read: \(future.peek.map { "\($0)" } ?? "pending")")
             }
             let lines = outputLines(exit)
             #expect(lines.contains("read: success(1)"))
@@ -278,26 +274,24 @@ struct DiagnosticsReportTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test("a long blocking read off the main thread is not reported")
         func longWaitOffTheMainThreadIsNotReported() async {
-            let exit = await oneExitTestAtATime {
-                await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-                    exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
-                    FutureDiagnostics.mainThreadWaitThreshold = .milliseconds(20)
-                    FutureDiagnostics.handler = { report in
-                        writeLine("report: \(report.problem) | \(report.creationSite)")
-                    }
-                    let gate = Gate()
-                    let future = startedFuture(gate)
-                    Thread.detachNewThread {
-                        waitUntil { waitingReaders(of: future) == 1 }
-                        let parked = ContinuousClock.now
-                        waitUntil { ContinuousClock.now - parked > .milliseconds(400) }
-                        gate.open()
-                    }
-                    // A plain thread's read: neither the main thread nor one of Swift's cooperative
-                    // pool (this body runs on one, so it awaits the thread instead of reading).
-                    await onNewThread { _ = readBlocking(future) }.get()
-                    writeLine("read: \(future.peek.map { "\($0)" } ?? "pending")")
+            let exit = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+                exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
+                FutureDiagnostics.mainThreadWaitThreshold = .milliseconds(20)
+                FutureDiagnostics.handler = { report in
+                    writeLine("report: \(report.problem) | \(report.creationSite)")
                 }
+                let gate = Gate()
+                let future = startedFuture(gate)
+                Thread.detachNewThread {
+                    waitUntil { waitingReaders(of: future) == 1 }
+                    let parked = ContinuousClock.now
+                    waitUntil { ContinuousClock.now - parked > .milliseconds(400) }
+                    gate.open()
+                }
+                // A plain thread's read: neither the main thread nor one of Swift's cooperative
+                // pool (this body runs on one, so it awaits the thread instead of reading).
+                await onNewThread { _ = readBlocking(future) }.get()
+                writeLine("read: \(future.peek.map { "\($0)" } ?? "pending")")
             }
             let lines = outputLines(exit)
             #expect(lines.contains("read: success(1)"))
@@ -308,30 +302,28 @@ struct DiagnosticsReportTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test("a main-thread read that runs slow work itself is reported once per creation site, after the work")
         func mainThreadRunningWorkItselfIsReported() async {
-            let exit = await oneExitTestAtATime {
-                await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-                    exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
-                    FutureDiagnostics.mainThreadWaitThreshold = .milliseconds(20)
-                    FutureDiagnostics.handler = { report in
-                        writeLine("report: \(report.problem) | \(report.future) | \(report.creationSite)")
-                        writeLine("text: \(report.description)")
-                    }
-                    // The work runs on the reading thread (a lazy future) for many thresholds (only so
-                    // that a report is due: nothing is timed), twice from one site.
-                    let slowWork = { @Sendable () -> LazyFuture<Int, Never> in
-                        LazyFuture {
-                            let start = ContinuousClock.now
-                            waitUntil { ContinuousClock.now - start > .milliseconds(200) }
-                            return 2
-                        }
-                    }
-                    let first = slowWork()
-                    writeLine("site: \(first._creationSite)")
-                    asTheMainThread { writeLine("read: \(readBlocking(first))") }
-                    asTheMainThread { writeLine("read: \(readBlocking(slowWork()))") }
-                    // Quick work is not reported.
-                    asTheMainThread { writeLine("read: \(readBlocking(LazyFuture { 3 }))") }
+            let exit = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+                exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
+                FutureDiagnostics.mainThreadWaitThreshold = .milliseconds(20)
+                FutureDiagnostics.handler = { report in
+                    writeLine("report: \(report.problem) | \(report.future) | \(report.creationSite)")
+                    writeLine("text: \(report.description)")
                 }
+                // The work runs on the reading thread (a lazy future) for many thresholds (only so
+                // that a report is due: nothing is timed), twice from one site.
+                let slowWork = { @Sendable () -> LazyFuture<Int, Never> in
+                    LazyFuture {
+                        let start = ContinuousClock.now
+                        waitUntil { ContinuousClock.now - start > .milliseconds(200) }
+                        return 2
+                    }
+                }
+                let first = slowWork()
+                writeLine("site: \(first._creationSite)")
+                asTheMainThread { writeLine("read: \(readBlocking(first))") }
+                asTheMainThread { writeLine("read: \(readBlocking(slowWork()))") }
+                // Quick work is not reported.
+                asTheMainThread { writeLine("read: \(readBlocking(LazyFuture { 3 }))") }
             }
             let lines = outputLines(exit)
             let site = value(after: "site: ", in: lines)
@@ -344,31 +336,29 @@ struct DiagnosticsReportTests {
 
         @Test("a task's synchronous read that runs slow unstarted work itself is reported once per creation site")
         func cooperativeThreadRunningWorkItselfIsReported() async {
-            let exit = await oneExitTestAtATime {
-                await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-                    exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
-                    FutureDiagnostics.mainThreadWaitThreshold = .milliseconds(20)
-                    FutureDiagnostics.handler = { report in
-                        writeLine("report: \(report.problem) | \(report.future) | \(report.creationSite)")
-                        writeLine("text: \(report.description)")
-                    }
-                    // A context that never runs its work: the work is unstarted when the task reads it,
-                    // and the reader runs it itself, for many thresholds, twice from one site.
-                    let neverRuns = ExecutionContext { _ in }
-                    let slowWork = { @Sendable () -> BackgroundFuture<Int, Never> in
-                        BackgroundFuture(on: neverRuns) {
-                            let start = ContinuousClock.now
-                            waitUntil { ContinuousClock.now - start > .milliseconds(200) }
-                            return 2
-                        }
-                    }
-                    let first = slowWork()
-                    writeLine("site: \(first._creationSite)")
-                    writeLine("read: \(await Task { readBlocking(first) }.value)")
-                    writeLine("read: \(await Task { readBlocking(slowWork()) }.value)")
-                    // Quick work is not reported.
-                    writeLine("read: \(await Task { readBlocking(BackgroundFuture(on: neverRuns) { 3 }) }.value)")
+            let exit = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+                exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
+                FutureDiagnostics.mainThreadWaitThreshold = .milliseconds(20)
+                FutureDiagnostics.handler = { report in
+                    writeLine("report: \(report.problem) | \(report.future) | \(report.creationSite)")
+                    writeLine("text: \(report.description)")
                 }
+                // A context that never runs its work: the work is unstarted when the task reads it,
+                // and the reader runs it itself, for many thresholds, twice from one site.
+                let neverRuns = ExecutionContext { _ in }
+                let slowWork = { @Sendable () -> BackgroundFuture<Int, Never> in
+                    BackgroundFuture(on: neverRuns) {
+                        let start = ContinuousClock.now
+                        waitUntil { ContinuousClock.now - start > .milliseconds(200) }
+                        return 2
+                    }
+                }
+                let first = slowWork()
+                writeLine("site: \(first._creationSite)")
+                writeLine("read: \(await Task { readBlocking(first) }.value)")
+                writeLine("read: \(await Task { readBlocking(slowWork()) }.value)")
+                // Quick work is not reported.
+                writeLine("read: \(await Task { readBlocking(BackgroundFuture(on: neverRuns) { 3 }) }.value)")
             }
             let lines = outputLines(exit)
             let site = value(after: "site: ", in: lines)
@@ -384,23 +374,21 @@ struct DiagnosticsReportTests {
 
         @Test("a main-thread read of a promise says that what completes it must not need the main thread")
         func mainThreadWaitForAPromiseNamesTheDeadlock() async {
-            let exit = await oneExitTestAtATime {
-                await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-                    exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
-                    FutureDiagnostics.mainThreadWaitThreshold = .milliseconds(20)
-                    let reported = DispatchSemaphore(value: 0)
-                    FutureDiagnostics.handler = { report in
-                        writeLine("report: \(report.problem) | \(report.future)")
-                        writeLine("text: \(report.description)")
-                        reported.signal()
-                    }
-                    let promise = Promise<Int, Never>()
-                    Thread.detachNewThread {
-                        reported.wait()
-                        promise.succeed(4)
-                    }
-                    asTheMainThread { writeLine("read: \(readBlocking(promise.future))") }
+            let exit = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+                exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
+                FutureDiagnostics.mainThreadWaitThreshold = .milliseconds(20)
+                let reported = DispatchSemaphore(value: 0)
+                FutureDiagnostics.handler = { report in
+                    writeLine("report: \(report.problem) | \(report.future)")
+                    writeLine("text: \(report.description)")
+                    reported.signal()
                 }
+                let promise = Promise<Int, Never>()
+                Thread.detachNewThread {
+                    reported.wait()
+                    promise.succeed(4)
+                }
+                asTheMainThread { writeLine("read: \(readBlocking(promise.future))") }
             }
             let lines = outputLines(exit)
             #expect(lines.contains("read: 4"))

@@ -12,13 +12,11 @@ struct MisuseTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test("a lazy future that reads itself traps with its kind and creation site")
         func lazyReadsItself() async {
-            let exit = await oneExitTestAtATime {
-                await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                    let box = LockedBox<Future<Int, Never>?>(nil)
-                    let future = LazyFuture { readBlocking(box.withLock { $0 }!) + 1 }
-                    box.withLock { $0 = future }
-                    _ = readBlocking(future)
-                }
+            let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let box = LockedBox<Future<Int, Never>?>(nil)
+                let future = LazyFuture { readBlocking(box.withLock { $0 }!) + 1 }
+                box.withLock { $0 = future }
+                _ = readBlocking(future)
             }
             let errorText = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
             #expect(errorText.contains("LazyFuture<Int> created at FuturesTests/MisuseTests.swift:"))
@@ -29,18 +27,16 @@ struct MisuseTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test("a background future that reads itself traps with its kind and creation site")
         func backgroundReadsItself() async {
-            let exit = await oneExitTestAtATime {
-                await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                    let box = LockedBox<Future<Int, Never>?>(nil)
-                    let ready = DispatchSemaphore(value: 0)
-                    let future = BackgroundFuture {
-                        ready.wait()
-                        return readBlocking(box.withLock { $0 }!) + 1
-                    }
-                    box.withLock { $0 = future }
-                    ready.signal()
-                    _ = readBlocking(future)
+            let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let box = LockedBox<Future<Int, Never>?>(nil)
+                let ready = DispatchSemaphore(value: 0)
+                let future = BackgroundFuture {
+                    ready.wait()
+                    return readBlocking(box.withLock { $0 }!) + 1
                 }
+                box.withLock { $0 = future }
+                ready.signal()
+                _ = readBlocking(future)
             }
             let errorText = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
             #expect(errorText.contains("BackgroundFuture<Int> created at FuturesTests/MisuseTests.swift:"))
@@ -51,14 +47,12 @@ struct MisuseTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test("a cycle through two lazy futures traps instead of hanging")
         func lazyCycle() async {
-            let exit = await oneExitTestAtATime {
-                await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                    let box = LockedBox<Future<Int, Never>?>(nil)
-                    let first = LazyFuture { readBlocking(box.withLock { $0 }!) + 1 }
-                    let second = LazyFuture { readBlocking(first) + 1 }
-                    box.withLock { $0 = second }
-                    _ = readBlocking(first)
-                }
+            let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let box = LockedBox<Future<Int, Never>?>(nil)
+                let first = LazyFuture { readBlocking(box.withLock { $0 }!) + 1 }
+                let second = LazyFuture { readBlocking(first) + 1 }
+                box.withLock { $0 = second }
+                _ = readBlocking(first)
             }
             let errorText = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
             #expect(errorText.contains("was read from inside its own work"))
@@ -68,16 +62,14 @@ struct MisuseTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test("a timed read of a future from inside its own work traps too")
         func timedReadOfItself() async {
-            let exit = await oneExitTestAtATime {
-                await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                    let box = LockedBox<Future<Int, Never>?>(nil)
-                    let future = LazyFuture { () -> Int in
-                        _ = box.withLock { $0 }!.result(timeout: .seconds(1))
-                        return 1
-                    }
-                    box.withLock { $0 = future }
-                    _ = readBlocking(future)
+            let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let box = LockedBox<Future<Int, Never>?>(nil)
+                let future = LazyFuture { () -> Int in
+                    _ = box.withLock { $0 }!.result(timeout: .seconds(1))
+                    return 1
                 }
+                box.withLock { $0 = future }
+                _ = readBlocking(future)
             }
             let errorText = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
             #expect(errorText.contains("LazyFuture<Int> created at FuturesTests/MisuseTests.swift:"))

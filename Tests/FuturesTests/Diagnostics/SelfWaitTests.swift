@@ -97,15 +97,13 @@ struct SelfWaitTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test("a flatMap that cannot fail traps instead, naming its creation site")
         func flatMapThatCannotFailTraps() async {
-            let exit = await oneExitTestAtATime {
-                await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                    let source = Promise<Int, Never>()
-                    let cell = Promise<Future<Int, Never>, Never>()
-                    let looped = source.future.flatMap { _ in cell.future.value }
-                    cell.succeed(looped)
-                    source.succeed(1)
-                    _ = readBlocking(looped)
-                }
+            let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let source = Promise<Int, Never>()
+                let cell = Promise<Future<Int, Never>, Never>()
+                let looped = source.future.flatMap { _ in cell.future.value }
+                cell.succeed(looped)
+                source.succeed(1)
+                _ = readBlocking(looped)
             }
             let errors = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
             #expect(errors.contains("Future<Int> (derived) created at FuturesTests/SelfWaitTests.swift:"))
@@ -117,14 +115,12 @@ struct SelfWaitTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test("a flatMap with a typed error traps too")
         func flatMapWithATypedErrorTraps() async {
-            let exit = await oneExitTestAtATime {
-                await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                    let source = Promise<Int, ParseError>()
-                    let cell = Promise<Future<Int, ParseError>, Never>()
-                    let looped = source.future.flatMap { _ in cell.future.value }
-                    cell.succeed(looped)
-                    source.succeed(1)
-                }
+            let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let source = Promise<Int, ParseError>()
+                let cell = Promise<Future<Int, ParseError>, Never>()
+                let looped = source.future.flatMap { _ in cell.future.value }
+                cell.succeed(looped)
+                source.succeed(1)
             }
             let errors = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
             #expect(errors.contains("Future<Int, ParseError> (derived) created at FuturesTests/SelfWaitTests.swift:"))

@@ -32,16 +32,14 @@ struct WaitCycleTests {
         @Test("a cycle across threads traps, naming every future in order", arguments: rings)
         func crossThreadCycle(spec: WaitRing.Spec) async {
             #expect([2, 3, 5, 6].contains(spec.cycleLength))
-            let exit = await oneExitTestAtATime {
-                await #expect(
-                    processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent]
-                ) { [spec] in
-                    exitIfNotTrapped(within: .seconds(240))
-                    let ring = WaitRing(spec)
-                    ring.printCycleNames()
-                    ring.close()
-                    _ = readBlocking(ring.works[0])  // this thread waits for the cycle too
-                }
+            let exit = await #expect(
+                processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent]
+            ) { [spec] in
+                exitIfNotTrapped(within: .seconds(240))
+                let ring = WaitRing(spec)
+                ring.printCycleNames()
+                ring.close()
+                _ = readBlocking(ring.works[0])  // this thread waits for the cycle too
             }
             expectCycleReported(exit, length: spec.cycleLength)
         }
@@ -50,16 +48,14 @@ struct WaitCycleTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test("a cycle that the main thread waits for traps, naming the cycle")
         func cycleAwaitedByTheMainThread() async {
-            let exit = await oneExitTestAtATime {
-                await #expect(
-                    processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent]
-                ) {
-                    exitIfNotTrapped(within: .seconds(240))
-                    let ring = WaitRing(WaitRing.Spec([(.lazy, .direct), (.lazy, .direct), (.global, .direct)]))
-                    ring.printCycleNames()
-                    ring.close()
-                    asTheMainThread { _ = readBlocking(ring.works[0]) }
-                }
+            let exit = await #expect(
+                processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent]
+            ) {
+                exitIfNotTrapped(within: .seconds(240))
+                let ring = WaitRing(WaitRing.Spec([(.lazy, .direct), (.lazy, .direct), (.global, .direct)]))
+                ring.printCycleNames()
+                ring.close()
+                asTheMainThread { _ = readBlocking(ring.works[0]) }
             }
             expectCycleReported(exit, length: 3)
         }
@@ -68,30 +64,28 @@ struct WaitCycleTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test("a cycle in which work runs on the main thread says so")
         func cycleThroughTheMainThread() async {
-            let exit = await oneExitTestAtATime {
-                await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                    exitIfNotTrapped(within: .seconds(240))
-                    // No main-thread wait report: its wake-up would take the main thread out of the wait
-                    // table for a moment, and the background thread could then look, find no cycle, park,
-                    // and leave the main thread to find the cycle, from the other end.
-                    FutureDiagnostics.mainThreadWaitThreshold = .seconds(86_400)
-                    let started = Signal()
-                    let box = LockedBox<(main: Future<Int, Never>?, other: Future<Int, Never>?)>((nil, nil))
-                    let onMain = LazyFuture { () -> Int in
-                        let other = BackgroundFuture { () -> Int in
-                            started.send()
-                            waitUntil { box.withLock { $0.other } != nil }
-                            let (main, other) = box.withLock { ($0.main!, $0.other!) }
-                            waitUntil { waitingReaders(of: other) == 1 }  // the main thread's work waits first
-                            return readBlocking(main) + 1
-                        }
-                        box.withLock { $0.other = other }
-                        _ = started.wait()  // running on its own thread: this one will not run it
-                        return readBlocking(other) + 1
+            let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                exitIfNotTrapped(within: .seconds(240))
+                // No main-thread wait report: its wake-up would take the main thread out of the wait
+                // table for a moment, and the background thread could then look, find no cycle, park,
+                // and leave the main thread to find the cycle, from the other end.
+                FutureDiagnostics.mainThreadWaitThreshold = .seconds(86_400)
+                let started = Signal()
+                let box = LockedBox<(main: Future<Int, Never>?, other: Future<Int, Never>?)>((nil, nil))
+                let onMain = LazyFuture { () -> Int in
+                    let other = BackgroundFuture { () -> Int in
+                        started.send()
+                        waitUntil { box.withLock { $0.other } != nil }
+                        let (main, other) = box.withLock { ($0.main!, $0.other!) }
+                        waitUntil { waitingReaders(of: other) == 1 }  // the main thread's work waits first
+                        return readBlocking(main) + 1
                     }
-                    box.withLock { $0.main = onMain }
-                    asTheMainThread { _ = readBlocking(onMain) }
+                    box.withLock { $0.other = other }
+                    _ = started.wait()  // running on its own thread: this one will not run it
+                    return readBlocking(other) + 1
                 }
+                box.withLock { $0.main = onMain }
+                asTheMainThread { _ = readBlocking(onMain) }
             }
             let errors = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
             #expect(errors.contains("wait cycle of 2 futures"))
@@ -108,13 +102,11 @@ struct WaitCycleTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test("a future read from inside its own work keeps its message, with no cycle to name")
         func directRecursionKeepsItsMessage() async {
-            let exit = await oneExitTestAtATime {
-                await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                    let box = LockedBox<Future<Int, Never>?>(nil)
-                    let future = LazyFuture { readBlocking(box.withLock { $0 }!) + 1 }
-                    box.withLock { $0 = future }
-                    _ = readBlocking(future)
-                }
+            let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let box = LockedBox<Future<Int, Never>?>(nil)
+                let future = LazyFuture { readBlocking(box.withLock { $0 }!) + 1 }
+                box.withLock { $0 = future }
+                _ = readBlocking(future)
             }
             let errors = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
             #expect(errors.contains("LazyFuture<Int> created at FuturesTests/WaitCycleTests.swift:"))
@@ -126,25 +118,23 @@ struct WaitCycleTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test("a cycle run on one thread keeps the recursion message and names each future of the cycle")
         func oneThreadCycleNamesTheCycle() async {
-            let exit = await oneExitTestAtATime {
-                await #expect(
-                    processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent]
-                ) {
-                    // first reads second (queued: this thread claims it and runs it), second reads third
-                    // (lazy: run here too), third reads first: all three on this thread.
-                    let box = LockedBox<Future<Int, Never>?>(nil)
-                    let third = LazyFuture { readBlocking(box.withLock { $0 }!) + 1 }
-                    let held = HeldContext()
-                    let second = BackgroundFuture(on: held.context) { readBlocking(third) + 1 }
-                    let first = LazyFuture { readBlocking(second) + 1 }
-                    box.withLock { $0 = first }
-                    var text = ""
-                    for future in [first, second, third] as [_FutureCore] {
-                        text += "cycle member: \(WaitCycle.name(future))\n"
-                    }
-                    FileHandle.standardOutput.write(Data(text.utf8))
-                    _ = readBlocking(first)
+            let exit = await #expect(
+                processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent]
+            ) {
+                // first reads second (queued: this thread claims it and runs it), second reads third
+                // (lazy: run here too), third reads first: all three on this thread.
+                let box = LockedBox<Future<Int, Never>?>(nil)
+                let third = LazyFuture { readBlocking(box.withLock { $0 }!) + 1 }
+                let held = HeldContext()
+                let second = BackgroundFuture(on: held.context) { readBlocking(third) + 1 }
+                let first = LazyFuture { readBlocking(second) + 1 }
+                box.withLock { $0 = first }
+                var text = ""
+                for future in [first, second, third] as [_FutureCore] {
+                    text += "cycle member: \(WaitCycle.name(future))\n"
                 }
+                FileHandle.standardOutput.write(Data(text.utf8))
+                _ = readBlocking(first)
             }
             let errors = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
             #expect(errors.contains("was read from inside its own work"))
@@ -158,32 +148,30 @@ struct WaitCycleTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test("a timed read is not a link of a cycle: it ends on its own")
         func timedReadsAreNotLinks() async {
-            await oneExitTestAtATime {
-                await #expect(processExitsWith: .success) {
-                    exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
-                    let started = Signal()  // not DispatchSemaphore: its wait() is noasync on Apple platforms
-                    let gate = Gate()
-                    let box = LockedBox<Future<Int, any Error>?>(nil)
-                    let first = BackgroundFuture { () throws -> Int in
-                        started.send()
-                        gate.wait()
-                        // Waits for `second`, which waits for this one: but with a deadline.
-                        return try box.withLock { $0 }!.result(timeout: .seconds(3_600))!.get() + 1
-                    }
-                    let second = BackgroundFuture { () throws -> Int in
-                        started.send()
-                        gate.wait()
-                        return try first.result.get() + 1
-                    }
-                    box.withLock { $0 = second }
-                    precondition(started.wait(), "the work did not start")
-                    precondition(started.wait(), "the work did not start")
-                    gate.open()
-                    // Both threads park (one without a deadline), and nothing traps; then a cancel ends it.
-                    waitUntil { waitingReaders(of: first) == 1 && waitingReaders(of: second) == 1 }
-                    second.cancel()
-                    precondition((try? first.result.get()) == nil, "first should see second cancelled")
+            await #expect(processExitsWith: .success) {
+                exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
+                let started = Signal()  // not DispatchSemaphore: its wait() is noasync on Apple platforms
+                let gate = Gate()
+                let box = LockedBox<Future<Int, any Error>?>(nil)
+                let first = BackgroundFuture { () throws -> Int in
+                    started.send()
+                    gate.wait()
+                    // Waits for `second`, which waits for this one: but with a deadline.
+                    return try box.withLock { $0 }!.result(timeout: .seconds(3_600))!.get() + 1
                 }
+                let second = BackgroundFuture { () throws -> Int in
+                    started.send()
+                    gate.wait()
+                    return try first.result.get() + 1
+                }
+                box.withLock { $0 = second }
+                precondition(started.wait(), "the work did not start")
+                precondition(started.wait(), "the work did not start")
+                gate.open()
+                // Both threads park (one without a deadline), and nothing traps; then a cancel ends it.
+                waitUntil { waitingReaders(of: first) == 1 && waitingReaders(of: second) == 1 }
+                second.cancel()
+                precondition((try? first.result.get()) == nil, "first should see second cancelled")
             }
         }
     #endif
@@ -191,29 +179,27 @@ struct WaitCycleTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test("a wait for a pending promise is never part of a cycle, even when the one who would complete it waits")
         func pendingPromisesEndTheSearch() async {
-            await oneExitTestAtATime {
-                await #expect(processExitsWith: .success) {
-                    exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
-                    // A waits for the promise, B waits for A and would complete the promise after: a real
-                    // deadlock, but nothing tells Futures that B is the one who completes the promise.
-                    let promise = Promise<Int, Never>()
-                    let started = Signal()  // not DispatchSemaphore: its wait() is noasync on Apple platforms
-                    let first = BackgroundFuture { () -> Int in
-                        started.send()
-                        return readBlocking(promise.future) + 1
-                    }
-                    // `first` runs on a thread of its own before `second` reads it: otherwise `second`'s
-                    // thread could claim it and run it itself, and nothing would wait for `first`.
-                    precondition(started.wait(), "the work did not start")
-                    let second = BackgroundFuture { () -> Int in
-                        let value = readBlocking(first)
-                        promise.succeed(0)
-                        return value + 1
-                    }
-                    waitUntil { waitingReaders(of: promise.future) == 1 && waitingReaders(of: first) == 1 }
-                    promise.succeed(1)
-                    precondition(readBlocking(second) == 3)
+            await #expect(processExitsWith: .success) {
+                exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
+                // A waits for the promise, B waits for A and would complete the promise after: a real
+                // deadlock, but nothing tells Futures that B is the one who completes the promise.
+                let promise = Promise<Int, Never>()
+                let started = Signal()  // not DispatchSemaphore: its wait() is noasync on Apple platforms
+                let first = BackgroundFuture { () -> Int in
+                    started.send()
+                    return readBlocking(promise.future) + 1
                 }
+                // `first` runs on a thread of its own before `second` reads it: otherwise `second`'s
+                // thread could claim it and run it itself, and nothing would wait for `first`.
+                precondition(started.wait(), "the work did not start")
+                let second = BackgroundFuture { () -> Int in
+                    let value = readBlocking(first)
+                    promise.succeed(0)
+                    return value + 1
+                }
+                waitUntil { waitingReaders(of: promise.future) == 1 && waitingReaders(of: first) == 1 }
+                promise.succeed(1)
+                precondition(readBlocking(second) == 3)
             }
         }
     #endif
@@ -221,32 +207,30 @@ struct WaitCycleTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test("a derived future with several sources ends the search: another source may resolve it")
         func severalSourcesEndTheSearch() async {
-            await oneExitTestAtATime {
-                await #expect(processExitsWith: .success) {
-                    exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
-                    let started = Signal()  // not DispatchSemaphore: its wait() is noasync on Apple platforms
-                    let gate = Gate()
-                    let promise = Promise<Int, Never>()
-                    let box = LockedBox<Future<Int, Never>?>(nil)
-                    // first waits for first(of: [second, promise]); second waits for first.
-                    let first = BackgroundFuture { () -> Int in
-                        started.send()
-                        gate.wait()
-                        return readBlocking(Future.first(of: [box.withLock { $0 }!, promise.future])) + 1
-                    }
-                    let second = BackgroundFuture { () -> Int in
-                        started.send()
-                        gate.wait()
-                        return readBlocking(first) + 1
-                    }
-                    box.withLock { $0 = second }
-                    precondition(started.wait(), "the work did not start")
-                    precondition(started.wait(), "the work did not start")
-                    gate.open()
-                    waitUntil { waitingReaders(of: first) == 1 && WaitRegistry.parkedThreads().count >= 2 }
-                    promise.succeed(10)
-                    precondition(readBlocking(second) == 12)
+            await #expect(processExitsWith: .success) {
+                exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
+                let started = Signal()  // not DispatchSemaphore: its wait() is noasync on Apple platforms
+                let gate = Gate()
+                let promise = Promise<Int, Never>()
+                let box = LockedBox<Future<Int, Never>?>(nil)
+                // first waits for first(of: [second, promise]); second waits for first.
+                let first = BackgroundFuture { () -> Int in
+                    started.send()
+                    gate.wait()
+                    return readBlocking(Future.first(of: [box.withLock { $0 }!, promise.future])) + 1
                 }
+                let second = BackgroundFuture { () -> Int in
+                    started.send()
+                    gate.wait()
+                    return readBlocking(first) + 1
+                }
+                box.withLock { $0 = second }
+                precondition(started.wait(), "the work did not start")
+                precondition(started.wait(), "the work did not start")
+                gate.open()
+                waitUntil { waitingReaders(of: first) == 1 && WaitRegistry.parkedThreads().count >= 2 }
+                promise.succeed(10)
+                precondition(readBlocking(second) == 12)
             }
         }
     #endif
@@ -254,10 +238,8 @@ struct WaitCycleTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there
         @Test("an exit test's child that runs out of time writes a hang dump before it exits")
         func aChildOutOfTimeWritesAHangDump() async {
-            let exit = await oneExitTestAtATime {
-                await #expect(processExitsWith: .failure, observing: [\.standardOutputContent]) {
-                    childThatRunsOutOfTime()
-                }
+            let exit = await #expect(processExitsWith: .failure, observing: [\.standardOutputContent]) {
+                childThatRunsOutOfTime()
             }
             let lines = outputLines(exit)
             #expect(lines.contains { $0.hasPrefix("=== hang dump of process ") })

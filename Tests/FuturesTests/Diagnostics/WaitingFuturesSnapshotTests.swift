@@ -125,34 +125,32 @@ struct WaitingFuturesSnapshotTests {
             "printWaitingFutures writes each waiting future, with the main thread among its readers, to standard error"
         )
         func printedSnapshot() async {
-            let exit = await oneExitTestAtATime {
-                await #expect(
-                    processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]
-                ) {
-                    exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
-                    FutureDiagnostics.mainThreadWaitThreshold = .seconds(86_400)  // no report in the output
-                    FutureDiagnostics.printWaitingFutures()  // nothing yet
-                    let gate = Gate()
-                    let running = runningFuture(gate)
-                    let pool = IsolatedPool(
-                        label: "ft-snapshot-print", cpuSlots: 1, maxThreads: 1, detectsBlocking: false)
-                    let blocker = runningFuture(gate, on: pool.context)
-                    let queued = BackgroundFuture(on: pool.context) { 3 }
-                    let mainRead = onNewThread { asTheMainThread { _ = readBlocking(running) } }
-                    let otherRead = onNewThread { _ = readBlocking(running) }
-                    waitUntil { waitingReaders(of: running) == 2 }
-                    let entry = FutureDiagnostics.waitingFutures().first { $0.creationSite == running._creationSite }
-                    precondition(entry?.isAwaitedByMainThread == true, "the main thread should be among the readers")
-                    writeLine("running: \(running._creationSite)")
-                    writeLine("queued: \(queued._creationSite)")
-                    FutureDiagnostics.printWaitingFutures()
-                    FutureDiagnostics.printWaitingFutures(limit: 1)
-                    gate.open()
-                    readBlocking(mainRead)
-                    readBlocking(otherRead)
-                    precondition(readBlocking(blocker) == 1 && readBlocking(queued) == 3)
-                    FutureDiagnostics.printWaitingFutures()  // nothing any more
-                }
+            let exit = await #expect(
+                processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]
+            ) {
+                exitIfNotTrapped(within: .seconds(240), status: EXIT_FAILURE)
+                FutureDiagnostics.mainThreadWaitThreshold = .seconds(86_400)  // no report in the output
+                FutureDiagnostics.printWaitingFutures()  // nothing yet
+                let gate = Gate()
+                let running = runningFuture(gate)
+                let pool = IsolatedPool(
+                    label: "ft-snapshot-print", cpuSlots: 1, maxThreads: 1, detectsBlocking: false)
+                let blocker = runningFuture(gate, on: pool.context)
+                let queued = BackgroundFuture(on: pool.context) { 3 }
+                let mainRead = onNewThread { asTheMainThread { _ = readBlocking(running) } }
+                let otherRead = onNewThread { _ = readBlocking(running) }
+                waitUntil { waitingReaders(of: running) == 2 }
+                let entry = FutureDiagnostics.waitingFutures().first { $0.creationSite == running._creationSite }
+                precondition(entry?.isAwaitedByMainThread == true, "the main thread should be among the readers")
+                writeLine("running: \(running._creationSite)")
+                writeLine("queued: \(queued._creationSite)")
+                FutureDiagnostics.printWaitingFutures()
+                FutureDiagnostics.printWaitingFutures(limit: 1)
+                gate.open()
+                readBlocking(mainRead)
+                readBlocking(otherRead)
+                precondition(readBlocking(blocker) == 1 && readBlocking(queued) == 3)
+                FutureDiagnostics.printWaitingFutures()  // nothing any more
             }
             let lines = outputLines(exit)
             let running = value(after: "running: ", in: lines)

@@ -107,12 +107,10 @@ extension BackgroundFutureTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test(.hangGuard(minutes: 5))
         func readingABackgroundFutureFromInsideItsOwnWorkOnTheGlobalContextTraps() async {
-            let result = await oneExitTestAtATime {
-                await #expect(
-                    processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent]
-                ) {
-                    readGlobalBackgroundFutureFromInsideItsOwnWork()
-                }
+            let result = await #expect(
+                processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent]
+            ) {
+                readGlobalBackgroundFutureFromInsideItsOwnWork()
             }
             guard let result else { return }
             let line = text(result.standardOutputContent).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -127,10 +125,8 @@ extension BackgroundFutureTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test(.hangGuard(minutes: 5))
         func readingABackgroundFutureFromInsideItsOwnWorkOnTheCreatingThreadTraps() async {
-            let result = await oneExitTestAtATime {
-                await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                    readInlineBackgroundFutureFromInsideItsOwnWork()
-                }
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                readInlineBackgroundFutureFromInsideItsOwnWork()
             }
             guard let result else { return }
             let message = text(result.standardErrorContent)

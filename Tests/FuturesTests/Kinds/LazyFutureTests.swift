@@ -117,12 +117,10 @@ extension LazyFutureTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test(.hangGuard(minutes: 5))
         func readingALazyFutureFromInsideItsOwnWorkTrapsNamingTheKindAndCreationSite() async {
-            let result = await oneExitTestAtATime {
-                await #expect(
-                    processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent]
-                ) {
-                    readLazyFutureFromInsideItsOwnWork()
-                }
+            let result = await #expect(
+                processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent]
+            ) {
+                readLazyFutureFromInsideItsOwnWork()
             }
             guard let result else { return }
             let line = text(result.standardOutputContent).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -137,10 +135,8 @@ extension LazyFutureTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test(.hangGuard(minutes: 5))
         func aTimedReadOfALazyFutureFromInsideItsOwnWorkTrapsToo() async {
-            let result = await oneExitTestAtATime {
-                await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                    readLazyFutureWithATimeoutFromInsideItsOwnWork()
-                }
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                readLazyFutureWithATimeoutFromInsideItsOwnWork()
             }
             guard let result else { return }
             let message = text(result.standardErrorContent)

@@ -181,11 +181,9 @@ struct FaultTests {
             "work that traps in a background future ends the process with its message; the waiting reader does not hang"
         )
         func trapInBackgroundWork() async {
-            let exit = await oneExitTestAtATime {
-                await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                    let future = BackgroundFuture { () -> Int in fatalError("the background work trapped") }
-                    _ = readBlocking(future)
-                }
+            let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let future = BackgroundFuture { () -> Int in fatalError("the background work trapped") }
+                _ = readBlocking(future)
             }
             let errorText = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
             #expect(errorText.contains("the background work trapped"))
@@ -195,12 +193,10 @@ struct FaultTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test("work that traps in a lazy future read from inside another future's work ends the process")
         func trapInNestedLazyWork() async {
-            let exit = await oneExitTestAtATime {
-                await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                    let inner = LazyFuture { () -> Int in fatalError("the nested lazy work trapped") }
-                    let outer = BackgroundFuture { inner.value + 1 }
-                    _ = readBlocking(outer)
-                }
+            let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let inner = LazyFuture { () -> Int in fatalError("the nested lazy work trapped") }
+                let outer = BackgroundFuture { inner.value + 1 }
+                _ = readBlocking(outer)
             }
             let errorText = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
             #expect(errorText.contains("the nested lazy work trapped"))
@@ -210,16 +206,14 @@ struct FaultTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test("a transform that traps while resolving a derived future ends the process; readers do not hang")
         func trapInTransform() async {
-            let exit = await oneExitTestAtATime {
-                await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                    let promise = Promise<Int, Never>()
-                    let mapped = promise.future.map { value -> Int in
-                        if value == 1 { fatalError("the transform trapped") }
-                        return value
-                    }
-                    Thread.detachNewThread { promise.succeed(1) }
-                    _ = readBlocking(mapped)
+            let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let promise = Promise<Int, Never>()
+                let mapped = promise.future.map { value -> Int in
+                    if value == 1 { fatalError("the transform trapped") }
+                    return value
                 }
+                Thread.detachNewThread { promise.succeed(1) }
+                _ = readBlocking(mapped)
             }
             let errorText = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
             #expect(errorText.contains("the transform trapped"))

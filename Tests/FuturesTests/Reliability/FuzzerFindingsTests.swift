@@ -76,21 +76,19 @@ struct FuzzerFindingsTests {
     @Test("a reader on a serial queue runs work made on that queue after it parked")
     func serialQueueReaderIsWoken() async {
         #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS
-            let exit = await oneExitTestAtATime {
-                await #expect(
-                    processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]
-                ) {
-                    for shape in FuzzerFindingsTests.Shape.allCases {
-                        for insideWork in [true, false] {
-                            for mismatch in await FuzzerFindingsTests.serialQueueReader(
-                                shape: shape, insideWork: insideWork)
-                            {
-                                writeLine(mismatch)
-                            }
+            let exit = await #expect(
+                processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]
+            ) {
+                for shape in FuzzerFindingsTests.Shape.allCases {
+                    for insideWork in [true, false] {
+                        for mismatch in await FuzzerFindingsTests.serialQueueReader(
+                            shape: shape, insideWork: insideWork)
+                        {
+                            writeLine(mismatch)
                         }
                     }
-                    writeLine("cases: done")
                 }
+                writeLine("cases: done")
             }
             let lines = outputLines(exit)
             #expect(

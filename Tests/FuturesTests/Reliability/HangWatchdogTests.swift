@@ -12,17 +12,15 @@ struct HangWatchdogTests {
             "a watchdog that fires writes the hang dump and ends the process with a failure status",
             .hangGuard(minutes: 5))
         func aFiredWatchdogEndsTheProcess() async throws {
-            let result = await oneExitTestAtATime {
-                await #expect(processExitsWith: .exitCode(EXIT_FAILURE), observing: [\.standardErrorContent]) {
-                    // The dump without gdb: attaching it is slow, and it is not what is tested.
-                    setenv("FUTURES_HANG_BACKTRACES", "0", 1)
-                    let watchdog = HangWatchdog(limit: .milliseconds(50)) { "the test's own stall" }
-                    // The watchdog ends the process long before this; if it never does, the
-                    // child leaves with success, which fails the expectation.
-                    sleep(240)
-                    watchdog.disarm()
-                    exit(EXIT_SUCCESS)
-                }
+            let result = await #expect(processExitsWith: .exitCode(EXIT_FAILURE), observing: [\.standardErrorContent]) {
+                // The dump without gdb: attaching it is slow, and it is not what is tested.
+                setenv("FUTURES_HANG_BACKTRACES", "0", 1)
+                let watchdog = HangWatchdog(limit: .milliseconds(50)) { "the test's own stall" }
+                // The watchdog ends the process long before this; if it never does, the
+                // child leaves with success, which fails the expectation.
+                sleep(240)
+                watchdog.disarm()
+                exit(EXIT_SUCCESS)
             }
             let text = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
             #expect(text.contains("=== hang dump of process"))

@@ -13,17 +13,15 @@ struct LongChainTests {
         @Test("an unread lazy chain of 100,000 maps is freed without overflowing the stack")
         func droppingAnUnreadMapChain() async {
             // In a child process: before the fix, freeing the chain recursed once per step (SIGSEGV).
-            await oneExitTestAtATime {
-                await #expect(processExitsWith: .success) {
-                    weak var weakRoot: LazyFuture<Int, Never>?
-                    do {
-                        let root = LazyFuture { 0 }
-                        weakRoot = root
-                        var end: Future<Int, Never> = root
-                        for _ in 0..<LongChainTests.length { end = end.map { $0 + 1 } }
-                    }
-                    guard weakRoot == nil else { fatalError("the dropped chain's root is still alive") }
+            await #expect(processExitsWith: .success) {
+                weak var weakRoot: LazyFuture<Int, Never>?
+                do {
+                    let root = LazyFuture { 0 }
+                    weakRoot = root
+                    var end: Future<Int, Never> = root
+                    for _ in 0..<LongChainTests.length { end = end.map { $0 + 1 } }
                 }
+                guard weakRoot == nil else { fatalError("the dropped chain's root is still alive") }
             }
         }
     #endif
@@ -31,17 +29,15 @@ struct LongChainTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test("an unread lazy chain of 100,000 flatMaps is freed without overflowing the stack")
         func droppingAnUnreadFlatMapChain() async {
-            await oneExitTestAtATime {
-                await #expect(processExitsWith: .success) {
-                    weak var weakRoot: LazyFuture<Int, Never>?
-                    do {
-                        let root = LazyFuture { 0 }
-                        weakRoot = root
-                        var end: Future<Int, Never> = root
-                        for _ in 0..<LongChainTests.length { end = end.flatMap { value in LazyFuture { value + 1 } } }
-                    }
-                    guard weakRoot == nil else { fatalError("the dropped chain's root is still alive") }
+            await #expect(processExitsWith: .success) {
+                weak var weakRoot: LazyFuture<Int, Never>?
+                do {
+                    let root = LazyFuture { 0 }
+                    weakRoot = root
+                    var end: Future<Int, Never> = root
+                    for _ in 0..<LongChainTests.length { end = end.flatMap { value in LazyFuture { value + 1 } } }
                 }
+                guard weakRoot == nil else { fatalError("the dropped chain's root is still alive") }
             }
         }
     #endif
@@ -53,20 +49,18 @@ struct LongChainTests {
             // let go of them inside the release trampoline, not from its own deinit. The chain
             // goes through the first source and the second in turn: the step keeps its second in
             // a field of its own, not in the links' extras.
-            await oneExitTestAtATime {
-                await #expect(processExitsWith: .success) {
-                    weak var weakRoot: LazyFuture<Int, Never>?
-                    do {
-                        let root = LazyFuture { 0 }
-                        weakRoot = root
-                        var end: Future<Int, Never> = root
-                        for index in 0..<LongChainTests.length {
-                            let one = Future<Int, Never>(value: 1)
-                            end = (index.isMultiple(of: 2) ? zip(end, one) : zip(one, end)).map { $0 + $1 }
-                        }
+            await #expect(processExitsWith: .success) {
+                weak var weakRoot: LazyFuture<Int, Never>?
+                do {
+                    let root = LazyFuture { 0 }
+                    weakRoot = root
+                    var end: Future<Int, Never> = root
+                    for index in 0..<LongChainTests.length {
+                        let one = Future<Int, Never>(value: 1)
+                        end = (index.isMultiple(of: 2) ? zip(end, one) : zip(one, end)).map { $0 + $1 }
                     }
-                    guard weakRoot == nil else { fatalError("the dropped chain's root is still alive") }
                 }
+                guard weakRoot == nil else { fatalError("the dropped chain's root is still alive") }
             }
         }
     #endif
@@ -80,20 +74,18 @@ struct LongChainTests {
             // (`DerivedLinks.heldCallback`), or in the parking lot's table where an `onSuccess` came
             // first: freeing the chain must release them link by link. Before, the promise's
             // future was freed, then each link from inside the deinit of the one before (SIGSEGV).
-            await oneExitTestAtATime {
-                await #expect(processExitsWith: .success) {
-                    weak var weakEnd: Future<Int, Never>?
-                    do {
-                        let promise = Promise<Int, Never>()
-                        var end: Future<Int, Never> = promise.future
-                        for step in 0..<LongChainTests.length {
-                            if step.isMultiple(of: 3) { end.onSuccess { _ in } }
-                            end = step.isMultiple(of: 2) ? end.map { $0 + 1 } : end.flatMap { Future(value: $0 + 1) }
-                        }
-                        weakEnd = end
+            await #expect(processExitsWith: .success) {
+                weak var weakEnd: Future<Int, Never>?
+                do {
+                    let promise = Promise<Int, Never>()
+                    var end: Future<Int, Never> = promise.future
+                    for step in 0..<LongChainTests.length {
+                        if step.isMultiple(of: 3) { end.onSuccess { _ in } }
+                        end = step.isMultiple(of: 2) ? end.map { $0 + 1 } : end.flatMap { Future(value: $0 + 1) }
                     }
-                    guard weakEnd == nil else { fatalError("the dropped chain's end is still alive") }
+                    weakEnd = end
                 }
+                guard weakEnd == nil else { fatalError("the dropped chain's end is still alive") }
             }
         }
     #endif

@@ -235,10 +235,8 @@ struct BoundedAllTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test("maxConcurrent below 1 is a misuse with a message")
         func misuse() async {
-            let exit = await oneExitTestAtATime {
-                await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                    _ = Future.all([1], maxConcurrent: 0) { Future(value: $0) }
-                }
+            let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = Future.all([1], maxConcurrent: 0) { Future(value: $0) }
             }
             let errorText = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
             #expect(errorText.contains("needs maxConcurrent of at least 1; it was given 0"))

@@ -38,10 +38,8 @@ struct FirstSuccessTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test("no futures is a misuse with a message")
         func emptyInput() async {
-            let exit = await oneExitTestAtATime {
-                await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                    _ = Future<Int, Never>.firstSuccess(of: [])
-                }
+            let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = Future<Int, Never>.firstSuccess(of: [])
             }
             let errorText = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
             #expect(errorText.contains("Future.firstSuccess(of:) needs at least one future; it was given none"))

@@ -193,27 +193,21 @@ struct RetryTests {
     #if os(macOS) || os(Linux) || os(Windows)  // exit tests exist there, not on iOS, tvOS, watchOS, visionOS
         @Test("misuse traps with a message that says what to write")
         func misuse() async {
-            let noAttempt = await oneExitTestAtATime {
-                await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                    _ = Future.retry(attempts: 0) { Future(value: 1) }
-                }
+            let noAttempt = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = Future.retry(attempts: 0) { Future(value: 1) }
             }
             let noAttemptText = String(decoding: noAttempt?.standardErrorContent ?? [], as: UTF8.self)
             #expect(noAttemptText.contains("needs at least 1 attempt; it was given 0"))
             // The message points at the caller's line, not at a file inside Futures.
             #expect(noAttemptText.contains("FuturesTests/RetryTests.swift:"))
             #expect(!noAttemptText.contains("Futures/Future+Retry.swift") && !noAttemptText.contains("Misuse.swift"))
-            let shrinking = await oneExitTestAtATime {
-                await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                    _ = Future.retry(attempts: 2, backoff: 0.5) { Future(value: 1) }
-                }
+            let shrinking = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = Future.retry(attempts: 2, backoff: 0.5) { Future(value: 1) }
             }
             let shrinkingText = String(decoding: shrinking?.standardErrorContent ?? [], as: UTF8.self)
             #expect(shrinkingText.contains("multiplier of at least 1"))
-            let tooRandom = await oneExitTestAtATime {
-                await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                    _ = Future.retry(attempts: 2, jitter: 2) { Future(value: 1) }
-                }
+            let tooRandom = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = Future.retry(attempts: 2, jitter: 2) { Future(value: 1) }
             }
             let tooRandomText = String(decoding: tooRandom?.standardErrorContent ?? [], as: UTF8.self)
             #expect(tooRandomText.contains("a share from 0 to 1"))
