@@ -27,7 +27,7 @@ class DerivedLinks: @unchecked Sendable {
     /// and its deinit skip the table (a hash and a search, for a link of a chain).
     @exclusivity(unchecked) final var hasTableCallbacks = false
     /// Whether these links are a step (`ChildStep`) of a child of a lazy source, not yet parked
-    /// on that source: the first reader's demand parks it (`takeStepConnection()`). Beside
+    /// on that source: the first reader's demand parks it (`connectOnDemand(owner:)`). Beside
     /// `hasTableCallbacks`, in the same word: a step is no larger for it.
     @exclusivity(unchecked) @usableFromInline final var connectsOnDemand = false
     /// Whether these links are a `zip` of two's step (`_ZipPairStep`), which keeps its second
@@ -51,11 +51,9 @@ class DerivedLinks: @unchecked Sendable {
         extras?.connect.take()
     }
 
-    /// For a step that waits for a reader's demand (`connectsOnDemand`): clears the mark and
-    /// returns the source to park the step on, once; `nil` for other links, or once taken.
-    final func takeStepConnection() -> _FutureCore? {
-        forgetStepConnection() ? first.future : nil
-    }
+    /// The first source, if it is linked and alive: the lazy source a step waiting for demand
+    /// parks on (`connectOnDemand(owner:)`).
+    final var linkedFirstSource: _FutureCore? { first.future }
 
     /// Clears the mark of a step that waits for a reader's demand (`connectsOnDemand`), for a
     /// future resolved without it (a cancel); whether it was set: the step will never run.
@@ -64,9 +62,9 @@ class DerivedLinks: @unchecked Sendable {
         return connectsOnDemand
     }
 
-    /// Parks this step on `source` for `owner`, a child of a lazy source that a reader demands:
+    /// Parks this step on its sources for `owner`, a child of a lazy source that a reader demands:
     /// the step's class (`ChildStep`) does it. Other links have no step to park.
-    func connectOnDemand(owner: _FutureCore, source: _FutureCore) {
+    func connectOnDemand(owner: _FutureCore) {
         preconditionFailure("the links of a derived future were connected as a step")
     }
 
@@ -108,9 +106,16 @@ class DerivedLinks: @unchecked Sendable {
         _modify { yield &madeExtras.detachments }
     }
 
+    /// Whether a reader of a future derived from the owner may find work above it: the owner
+    /// may switch sources (a `flatMap`'s child), or links to a source that leads to work. A
+    /// future derived from an owner that leads to none (a chain of `map`s on a promise) keeps no
+    /// link to it (`Upstream`). Set once, when the links are made.
+    final let leadsToWork: Bool
+
     @usableFromInline
     init(upstreams: [_FutureCore], connect: (@Sendable (_FutureCore) -> Void)?) {
         first = Upstream()
+        leadsToWork = true
         if let connect { madeExtras.connect = connect }
         if !upstreams.isEmpty { setSources(upstreams) }
     }
@@ -122,9 +127,19 @@ class DerivedLinks: @unchecked Sendable {
     /// operations on each `map` step, for a source that is only watched. `first` is initialized
     /// here, not given a default and assigned: the assignment destroyed the default first, an
     /// outlined call on each step.
+    /// `switchesSources`: whether the owner may wait on other futures later (`wait(on:)`). Its
+    /// only source is linked only if it leads to work (`Upstream.init(ifLeadingToWork:)`).
     @usableFromInline
-    init(source: Unmanaged<_FutureCore>) {
-        first = source._withUnsafeGuaranteedRef { Upstream($0) }
+    init(source: Unmanaged<_FutureCore>, switchesSources: Bool) {
+        first = source._withUnsafeGuaranteedRef { Upstream(ifLeadingToWork: $0) }
+        leadsToWork = switchesSources || first.isLinked
+    }
+
+    /// The links of a zip of two, whose first source is `source`: linked whatever its kind, as
+    /// the second is (`_ZipPairStep`).
+    init(firstOfPair source: _FutureCore) {
+        first = Upstream(source)
+        leadsToWork = true
     }
 
     /// The second source of links that keep a pair (`keepsPair`), if it is still alive; `nil`
@@ -306,21 +321,14 @@ struct TakenLinks {
 /// from them, whose work runs only when a reader asks. The others are held by whatever will
 /// resolve them while they still can (a promise by its holder, a background or pinned future by
 /// its context's queue until its work runs, an eager derived future by its own sources'
-/// callbacks); a watched link to them (`WatchedSource`: their memory, not their life, as a weak
-/// reference without its side table) is enough for the readers that walk up to their work, and
-/// once nothing can resolve them, nothing keeps them or what waits for them.
+/// callbacks); a weak link to them (`WatchedSource`) is enough for the readers that walk up to
+/// their work, and once nothing can resolve them, nothing keeps them or what waits for them.
 ///
 /// A background future on a pool of Futures' own is held strongly too
 /// (`isHeldStronglyByDerivedFutures`): it always resolves (the pool runs every job it queued,
 /// and a cancel resolves it at once), and its resolution hands over the callback that closed the
-/// cycle. A weak link to it, as the other links were before `WatchedSource`, cost more than the
-/// rest of a trivial job in a bounded `all`: a weak reference gives the object a side table, and
-/// every later retain and release of it then takes the runtime's slow path. Not on a context made
-/// from a closure, which may never run the work.
+/// cycle. Not on a context made from a closure, which may never run the work.
 struct Upstream {
-    /// One optional enum, not an optional of each kind: 16 bytes instead of 24, which takes a
-    /// `map` step's links from 128 to 120 bytes requested, a 128-byte chunk with glibc instead of
-    /// a 144-byte one.
     private enum Link {
         case owned(_FutureCore)
         case watched(WatchedSource)
@@ -328,8 +336,29 @@ struct Upstream {
 
     private var link: Link?
 
+    /// A link to `future`: strong or weak as its kind needs (see above).
     init(_ future: _FutureCore) {
         link = future.isHeldStronglyByDerivedFutures ? .owned(future) : .watched(WatchedSource(future))
+    }
+
+    /// A link to `future` if a reader may find work above it, and none otherwise (a promise's
+    /// future, a pinned one, a derived future that leads to no work): for the one source of a
+    /// step (`ChildStep`), where no link means no source to walk to, while a future of several
+    /// sources links each, so that the walks that follow a future's only source
+    /// (`_FutureCore.reaches(_:)`, the wait-cycle search) never mistake it for one of one.
+    init(ifLeadingToWork future: _FutureCore) {
+        switch future._kind {
+        case .lazy, .lazyDerived, .background:
+            self.init(future)
+        case .derived:
+            if future._withLinksBorrowed({ $0.leadsToWork }) ?? false {
+                self.init(future)
+            } else {
+                self.init()
+            }
+        case .promise, .pinned:
+            self.init()
+        }
     }
 
     /// A link that holds `future` strongly, whatever its kind: one that a link held so already,
@@ -357,6 +386,9 @@ struct Upstream {
         if case .owned(let future)? = link { return future }
         return nil
     }
+
+    /// Whether this link holds its source, strongly or weakly.
+    var isLinked: Bool { link != nil }
 
     /// Whether this link holds its source strongly.
     var isOwned: Bool {
@@ -423,18 +455,18 @@ extension _FutureCore {
         // The connection is taken into a variable, not returned: returned through `withLinks`'s
         // generic result, the closure was wrapped in a thunk, one allocation more.
         var connect: (@Sendable (_FutureCore) -> Void)?
-        var stepSource: _FutureCore?
+        var connectsStep = false
         let sources = withLinks { links -> SourcesToWalk in
             connect = links.takeConnection()
-            stepSource = links.takeStepConnection()
+            connectsStep = links.forgetStepConnection()
             if withoutBlocking { links.demandedWithoutBlocking = true }
             if let wakeUp { links.register(wakeUp) }
             return links.sourcesToWalk
         }
         guard let sources else { return nil }
         connect?(self)
-        if let stepSource {
-            _links.sources?._withUnsafeGuaranteedRef { $0.connectOnDemand(owner: self, source: stepSource) }
+        if connectsStep {
+            _links.sources?._withUnsafeGuaranteedRef { $0.connectOnDemand(owner: self) }
         }
         return sources
     }

@@ -18,7 +18,7 @@ final class FlatMapStep<
     @usableFromInline
     init(source: Unmanaged<_FutureCore>, transform: @escaping Transform, body: @escaping Body) {
         self.transform = transform
-        super.init(source: source, body: body)
+        super.init(source: source, switchesSources: true, body: body)
     }
 
     /// Takes the child and the transform out, for the body to run once.

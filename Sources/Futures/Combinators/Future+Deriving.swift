@@ -149,7 +149,7 @@ extension FutureLinks {
     /// The links of a future derived from `source` alone, connected when it is made.
     @inlinable
     static func derived(from source: _FutureCore) -> FutureLinks {
-        .holding(DerivedLinks(source: .passUnretained(source)))
+        .holding(DerivedLinks(source: .passUnretained(source), switchesSources: true))
     }
 
     /// The links of a derived future with no source yet: one resolved when it is made, whose

@@ -39,9 +39,9 @@ class ChildStep<Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure:
     /// Links to `source`, for a child that `attach(_:)` gives next. The source comes unretained
     /// (see `DerivedLinks.init(source:)`); the caller holds it.
     @usableFromInline
-    init(source: Unmanaged<_FutureCore>, body: @escaping Body) {
+    init(source: Unmanaged<_FutureCore>, switchesSources: Bool, body: @escaping Body) {
         self.body = body
-        super.init(source: source)
+        super.init(source: source, switchesSources: switchesSources)
     }
 
     /// Gives the step its child, before the step is parked on the source.
@@ -53,7 +53,9 @@ class ChildStep<Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure:
     /// Attaches `owner`, a child of a lazy source, and parks this step on `source`: the first
     /// reader's demand does it (`DerivedLinks.connectsOnDemand`, set by `_attachStep`). Attached
     /// only now, a child that nobody reads makes no cycle with its step, and is freed with it.
-    override final func connectOnDemand(owner: _FutureCore, source: _FutureCore) {
+    override final func connectOnDemand(owner: _FutureCore) {
+        // A lazy source is linked strongly: alive as long as these links.
+        guard let source = linkedFirstSource else { return }
         child = unsafeDowncast(owner, to: Future<NewValue, NewFailure>.self)
         source.addResolutionCallbackForGood(parked: .step(self))
     }
@@ -86,7 +88,7 @@ final class MapStep<
     @usableFromInline
     init(source: Unmanaged<_FutureCore>, transform: @escaping Transform, body: @escaping Body) {
         self.transform = transform
-        super.init(source: source, body: body)
+        super.init(source: source, switchesSources: false, body: body)
     }
 
     /// Takes the child and the transform out, for the body to run once.
@@ -121,7 +123,7 @@ final class MapErrorStep<Value: Sendable, Failure: Error, NewFailure: Error>:
     @usableFromInline
     init(source: Unmanaged<_FutureCore>, transform: @escaping Transform, body: @escaping Body) {
         self.transform = transform
-        super.init(source: source, body: body)
+        super.init(source: source, switchesSources: false, body: body)
     }
 
     /// Takes the child and the transform out, for the body to run once.

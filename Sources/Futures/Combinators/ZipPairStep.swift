@@ -16,7 +16,7 @@
 ///   the first, whose failure still decides it.
 ///
 /// Of a lazy source, the step is parked only when a reader first demands the zip
-/// (`connectOnDemand(owner:source:)`, as a lazy `map`'s step is): parked at once, it would make
+/// (`connectOnDemand(owner:)`, as a lazy `map`'s step is): parked at once, it would make
 /// the child and its lazy sources keep each other for ever if the zip is never read.
 ///
 /// What arrives is read and written under the child's stripe lock, which guards its links (this
@@ -62,9 +62,10 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
     @exclusivity(unchecked) private var arrivals = Arrivals()
     /// The child's identity, for its stripe's lock; set with the child, before the step is parked.
     @exclusivity(unchecked) private var childKey = ObjectIdentifier(_ZipPairStep.self)
-    /// The first source's memory, to tell it apart from the second (`zip(f, f)` gives both the
-    /// same) and to learn whether its deinit has begun.
-    private let firstSource: WatchedSource
+    /// The first source's identity, to tell it apart from the second (`zip(f, f)` gives both the
+    /// same). Only a source calls the step, and both were alive together when it was made, so no
+    /// other future can have this identity when one does.
+    private let firstSource: ObjectIdentifier
     private let body: Body
     /// The second source, kept here rather than in the links' extras (`DerivedLinks.keepsPair`):
     /// with the registrations below, a pending zip needs no extras and no arrays, three of the
@@ -78,7 +79,7 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
     @exclusivity(unchecked) private var secondRegistration: CallbackRegistration?
 
     /// Of a lazy zip, both sources until the first reader's demand connects the step
-    /// (`connectOnDemand(owner:source:)`), a `cancel()` lets go of them (`abandonStep(into:)`), or
+    /// (`connectOnDemand(owner:)`), a `cancel()` lets go of them (`abandonStep(into:)`), or
     /// the step is freed with its child. Held strongly: the links only watch a source that is not
     /// lazy, and a resolved one that nobody else holds, `Future(value:)` made in the call, would
     /// be gone by the time the zip is read. (A lazy source is held by the links too, which let go
@@ -90,10 +91,10 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
     /// The links of a zip of `first` and `second`, which `attach(_:)` gives its child next.
     @usableFromInline
     init(first: _FutureCore, second: _FutureCore, body: @escaping Body) {
-        firstSource = WatchedSource(first)
+        firstSource = ObjectIdentifier(first)
         self.body = body
         self.second = Upstream(second)
-        super.init(source: .passUnretained(first))
+        super.init(firstOfPair: first)
         keepsPair = true
     }
 
@@ -115,7 +116,7 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
 
     /// Parks the step on both sources for `owner`, the zip, when a reader first demands it
     /// (`source`, the first, is in `sourcesToConnect` too).
-    override func connectOnDemand(owner: _FutureCore, source: _FutureCore) {
+    override func connectOnDemand(owner: _FutureCore) {
         guard let (first, second) = sourcesToConnect.take() else { return }
         attach(owner)
         let firstRegistration = first.addResolutionCallback(parked: .step(self))
@@ -168,7 +169,7 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
     }
 
     override func resolveOwner(from source: _FutureCore) {
-        let isFirst = firstSource.isAt(source)
+        let isFirst = firstSource == ObjectIdentifier(source)
         let outcome = withArrivals { state -> Outcome in
             guard state.child != nil else { return .none }
             // Its resolution handed this callback over: nothing to take back from it.
@@ -195,13 +196,17 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
         // decided already, or resolved by `cancel()`, which takes the callbacks back: nothing can
         // decide it now, and the child, kept here, would keep this step (its links) for ever.
         // Freed, the first source can no longer be retained.
-        let firstIsGone = firstSource.future == nil
+        // The links' own link to the first source, read under the lock that guards it, and
+        // released after it (a release may free a future, whose deinit takes a stripe's lock).
+        var firstAlive: _FutureCore?
         let outcome = withArrivals { state -> Outcome in
             guard let child = state.child else { return .none }
-            if firstIsGone || child._isResolved { return Self.drop(&state) }
+            firstAlive = linkedFirstSource
+            if firstAlive == nil || child._isResolved { return Self.drop(&state) }
             state.secondLost = true
             return Self.decide(&state)
         }
+        _ = firstAlive
         switch outcome {
         case .none: break
         case .dropped(let child, let arrived): list.append(child); list.append(arrived)

@@ -137,12 +137,10 @@ final class BoundedAllRun: @unchecked Sendable {
     func start(resolving child: _FutureCore) {
         assert(self.child == nil, "a bounded all's run started twice")
         self.child = .passRetained(child)
-        // Watched, not strong: the callback is parked on `child`, which the run holds, and a
-        // strong capture kept both for ever once every future in flight was freed unresolved
-        // (their promises dropped). The futures in flight hold the run through their callbacks
-        // while they can resolve; without them, there is nothing for this callback to do. Not
-        // `weak` either: a weak reference gave the run a side table, and sent every retain and
-        // release of it, several per job, down the runtime's slow path.
+        // Weak: the callback is parked on `child`, which the run holds, and a strong capture
+        // kept both for ever once every future in flight was freed unresolved (their promises
+        // dropped). The futures in flight hold the run through their callbacks while they can
+        // resolve; without them, there is nothing for this callback to do.
         let watched = WatchedReference(self)
         child.addResolutionCallback { child in
             guard let run = watched.object else { return }
