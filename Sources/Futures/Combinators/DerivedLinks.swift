@@ -27,7 +27,7 @@ class DerivedLinks: @unchecked Sendable {
     /// and its deinit skip the table (a hash and a search, for a link of a chain).
     @exclusivity(unchecked) final var hasTableCallbacks = false
     /// Whether these links are a step (`ChildStep`) of a child of a lazy source, not yet parked
-    /// on that source: the first reader's demand parks it (`connectOnDemand(owner:)`). Beside
+    /// on that source: the first reader's demand parks it (`connectOnDemand(owner:first:)`). Beside
     /// `hasTableCallbacks`, in the same word: a step is no larger for it.
     @exclusivity(unchecked) @usableFromInline final var connectsOnDemand = false
     /// Whether these links are a `zip` of two's step (`_ZipPairStep`), which keeps its second
@@ -52,7 +52,7 @@ class DerivedLinks: @unchecked Sendable {
     }
 
     /// The first source, if it is linked and alive: the lazy source a step waiting for demand
-    /// parks on (`connectOnDemand(owner:)`).
+    /// parks on (`connectOnDemand(owner:first:)`).
     final var linkedFirstSource: _FutureCore? { first.future }
 
     /// Clears the mark of a step that waits for a reader's demand (`connectsOnDemand`), for a
@@ -63,8 +63,10 @@ class DerivedLinks: @unchecked Sendable {
     }
 
     /// Parks this step on its sources for `owner`, a child of a lazy source that a reader demands:
-    /// the step's class (`ChildStep`) does it. Other links have no step to park.
-    func connectOnDemand(owner: _FutureCore) {
+    /// the step's class (`ChildStep`) does it. Other links have no step to park. `first` is the
+    /// first source, taken under the lock that cleared the mark (a cancel may take the links'
+    /// own link to it right after).
+    func connectOnDemand(owner: _FutureCore, first: _FutureCore?) {
         preconditionFailure("the links of a derived future were connected as a step")
     }
 
@@ -112,10 +114,18 @@ class DerivedLinks: @unchecked Sendable {
     /// link to it (`Upstream`). Set once, when the links are made.
     final let leadsToWork: Bool
 
+    /// Whether blocking readers that walk through these links start the lazy work they find
+    /// beyond them on a context instead of running it on their own thread: a timeout's, whose
+    /// reader must stay free to leave at the deadline. Set once, when the links are made.
+    final let readersStartLazyWork: Bool
+
     @usableFromInline
-    init(upstreams: [_FutureCore], connect: (@Sendable (_FutureCore) -> Void)?) {
+    init(
+        upstreams: [_FutureCore], connect: (@Sendable (_FutureCore) -> Void)?, readersStartLazyWork: Bool = false
+    ) {
         first = Upstream()
         leadsToWork = true
+        self.readersStartLazyWork = readersStartLazyWork
         if let connect { madeExtras.connect = connect }
         if !upstreams.isEmpty { setSources(upstreams) }
     }
@@ -133,6 +143,7 @@ class DerivedLinks: @unchecked Sendable {
     init(source: Unmanaged<_FutureCore>, switchesSources: Bool) {
         first = source._withUnsafeGuaranteedRef { Upstream(ifLeadingToWork: $0) }
         leadsToWork = switchesSources || first.isLinked
+        readersStartLazyWork = false
     }
 
     /// The links of a zip of two, whose first source is `source`: linked whatever its kind, as
@@ -140,6 +151,7 @@ class DerivedLinks: @unchecked Sendable {
     init(firstOfPair source: _FutureCore) {
         first = Upstream(source)
         leadsToWork = true
+        readersStartLazyWork = false
     }
 
     /// The second source of links that keep a pair (`keepsPair`), if it is still alive; `nil`
@@ -412,17 +424,26 @@ enum Detachment {
     case callback(CallbackRegistration)
     /// The timer of a timeout, which holds the future until it fires.
     case timer(DelayedWork.Timer)
+    /// What to do once the future is decided (a fold cancels the chain it made).
+    case action(@Sendable () -> Void)
 
     /// Takes the callback back from its source, or cancels the timer.
     func detach() {
         switch self {
         case .callback(let registration): _FutureCore.removeResolutionCallback(registration)
         case .timer(let timer): timer.cancel()
+        case .action(let action): action()
         }
     }
 }
 
 extension _FutureCore {
+    /// Whether this is a derived future whose readers start lazy work beyond it on a context
+    /// (`DerivedLinks.readersStartLazyWork`). Reads a field that never changes: no lock.
+    final var readersStartLazyWork: Bool {
+        _withLinksBorrowed { $0.readersStartLazyWork } ?? false
+    }
+
     /// Whether a future derived from this one holds it strongly (`Upstream`): a lazy future,
     /// which nothing else keeps until it is read, and a background future on a pool of Futures'
     /// own, which always resolves, so that a strong link to it makes no lasting cycle.
@@ -456,9 +477,11 @@ extension _FutureCore {
         // generic result, the closure was wrapped in a thunk, one allocation more.
         var connect: (@Sendable (_FutureCore) -> Void)?
         var connectsStep = false
+        var stepSource: _FutureCore?
         let sources = withLinks { links -> SourcesToWalk in
             connect = links.takeConnection()
             connectsStep = links.forgetStepConnection()
+            if connectsStep { stepSource = links.linkedFirstSource }
             if withoutBlocking { links.demandedWithoutBlocking = true }
             if let wakeUp { links.register(wakeUp) }
             return links.sourcesToWalk
@@ -466,7 +489,7 @@ extension _FutureCore {
         guard let sources else { return nil }
         connect?(self)
         if connectsStep {
-            _links.sources?._withUnsafeGuaranteedRef { $0.connectOnDemand(owner: self) }
+            _links.sources?._withUnsafeGuaranteedRef { $0.connectOnDemand(owner: self, first: stepSource) }
         }
         return sources
     }
@@ -660,6 +683,15 @@ extension _FutureCore {
         if kept != true { detachment.detach() }
     }
 
+    /// Cancels `futures` with `cancel` once this derived future is decided, or at once if it is:
+    /// the futures a combinator made for it alone (a fold's chain), which hold its closure until
+    /// their own sources resolve. Watched, not held: they may hold this future.
+    @usableFromInline
+    final func _cancelWhenDecided(_ futures: [_FutureCore], _ cancel: @escaping @Sendable (_FutureCore) -> Void) {
+        let watched = futures.map { WatchedSource($0) }
+        keep(.action { for link in watched { if let future = link.future { cancel(future) } } })
+    }
+
     /// Runs `expire` after `duration` on a timer that this derived future keeps until it is
     /// decided, and then cancels. A duration too long to schedule starts no timer: it never
     /// expires.
@@ -691,7 +723,12 @@ func walkUpstream(
     var node = start
     for _ in 0..<chainWalkLimit {
         if stop() || node._isResolved { return }
-        switch node.upstreamsForDemand(withoutBlocking: withoutBlocking, wakeUp: wakeUp) {
+        let sources = node.upstreamsForDemand(withoutBlocking: withoutBlocking, wakeUp: wakeUp)
+        if let sources, !withoutBlocking, node.readersStartLazyWork {
+            walkStartingLazyWork(from: sources, wakeUp: wakeUp, stop: stop, visitRoot: visitRoot)
+            return
+        }
+        switch sources {
         case nil:
             visitRoot(node)
             return
@@ -722,10 +759,40 @@ private func walkGraph(
     var stack = stack
     while let node = stack.popLast(), !stop() {
         guard !node._isResolved, visited.insert(node) else { continue }
-        switch node.upstreamsForDemand(withoutBlocking: withoutBlocking, wakeUp: wakeUp) {
+        let sources = node.upstreamsForDemand(withoutBlocking: withoutBlocking, wakeUp: wakeUp)
+        if let sources, !withoutBlocking, node.readersStartLazyWork {
+            walkStartingLazyWork(from: sources, wakeUp: wakeUp, stop: stop, visitRoot: visitRoot)
+            continue
+        }
+        switch sources {
         case nil: visitRoot(node)
         case .one(let source)?: stack.append(source)
         case .several(let sources)?: stack.append(contentsOf: sources)
+        }
+    }
+}
+
+/// A blocking reader's walk on from `sources`, the sources of a future whose readers start lazy
+/// work on a context (`DerivedLinks.readersStartLazyWork`, a timeout's): unstarted lazy work met
+/// beyond it is started there, not run on the reader's thread, so that the reader stays free to
+/// leave at the deadline; everything else is visited as the walk visits it, so that queued work
+/// the reader may claim (the work of the serial queue it runs on) is still claimed.
+private func walkStartingLazyWork(
+    from sources: SourcesToWalk,
+    wakeUp: ParkedReaderWakeUp?,
+    stop: () -> Bool,
+    visitRoot: (_FutureCore) -> Void
+) {
+    let start: [_FutureCore]
+    switch sources {
+    case .one(let source): start = [source]
+    case .several(let several): start = several
+    }
+    walkGraph(from: start, withoutBlocking: false, wakeUp: wakeUp, stop: stop) { root in
+        if ReadStep(root._word) == .claimAndRun {
+            root.startWithoutBlocking()
+        } else {
+            visitRoot(root)
         }
     }
 }

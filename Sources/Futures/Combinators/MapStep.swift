@@ -53,11 +53,16 @@ class ChildStep<Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure:
     /// Attaches `owner`, a child of a lazy source, and parks this step on `source`: the first
     /// reader's demand does it (`DerivedLinks.connectsOnDemand`, set by `_attachStep`). Attached
     /// only now, a child that nobody reads makes no cycle with its step, and is freed with it.
-    override final func connectOnDemand(owner: _FutureCore) {
-        // A lazy source is linked strongly: alive as long as these links.
-        guard let source = linkedFirstSource else { return }
+    override final func connectOnDemand(owner: _FutureCore, first source: _FutureCore?) {
+        // A lazy source is linked strongly, and taken with the mark: never `nil` here.
+        guard let source else { return }
         child = unsafeDowncast(owner, to: Future<NewValue, NewFailure>.self)
-        source.addResolutionCallbackForGood(parked: .step(self))
+        // Kept by a child that `cancel()` can resolve, to take back then (`keep(_:)`).
+        if _isAnyError(NewFailure.self) {
+            owner.keep(source.addResolutionCallback(parked: .step(self)))
+        } else {
+            source.addResolutionCallbackForGood(parked: .step(self))
+        }
     }
 
     override final func resolveOwner(from source: _FutureCore) {

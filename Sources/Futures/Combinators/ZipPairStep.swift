@@ -16,7 +16,7 @@
 ///   the first, whose failure still decides it.
 ///
 /// Of a lazy source, the step is parked only when a reader first demands the zip
-/// (`connectOnDemand(owner:)`, as a lazy `map`'s step is): parked at once, it would make
+/// (`connectOnDemand(owner:first:)`, as a lazy `map`'s step is): parked at once, it would make
 /// the child and its lazy sources keep each other for ever if the zip is never read.
 ///
 /// What arrives is read and written under the child's stripe lock, which guards its links (this
@@ -79,7 +79,7 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
     @exclusivity(unchecked) private var secondRegistration: CallbackRegistration?
 
     /// Of a lazy zip, both sources until the first reader's demand connects the step
-    /// (`connectOnDemand(owner:)`), a `cancel()` lets go of them (`abandonStep(into:)`), or
+    /// (`connectOnDemand(owner:first:)`), a `cancel()` lets go of them (`abandonStep(into:)`), or
     /// the step is freed with its child. Held strongly: the links only watch a source that is not
     /// lazy, and a resolved one that nobody else holds, `Future(value:)` made in the call, would
     /// be gone by the time the zip is read. (A lazy source is held by the links too, which let go
@@ -116,7 +116,7 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
 
     /// Parks the step on both sources for `owner`, the zip, when a reader first demands it
     /// (`source`, the first, is in `sourcesToConnect` too).
-    override func connectOnDemand(owner: _FutureCore) {
+    override func connectOnDemand(owner: _FutureCore, first: _FutureCore?) {
         guard let (first, second) = sourcesToConnect.take() else { return }
         attach(owner)
         let firstRegistration = first.addResolutionCallback(parked: .step(self))
