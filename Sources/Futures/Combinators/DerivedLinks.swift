@@ -164,7 +164,7 @@ class DerivedLinks: @unchecked Sendable {
     func takePaired(more: inout [Upstream], detachments: inout [Detachment]) {}
 
     private final func setFirst(_ source: _FutureCore?) {
-        first = source.map { Upstream($0) } ?? Upstream()
+        first = source.map { Upstream(ifLeadingToWork: $0) } ?? Upstream()
     }
 
     private final func setSources(_ sources: [_FutureCore]) {
@@ -172,7 +172,7 @@ class DerivedLinks: @unchecked Sendable {
         // `all` do): its second would stay beside the new ones.
         assert(!keepsPair, "the sources of a zip of two were replaced")
         setFirst(sources.first)
-        moreSources = sources.count > 1 ? sources.dropFirst().map { Upstream($0) } : []
+        moreSources = sources.count > 1 ? sources.dropFirst().map { Upstream(ifLeadingToWork: $0) } : []
     }
 
     /// Puts `source` in `slot` of the sources (slot 0 is the first, the others follow in order,
@@ -201,6 +201,15 @@ class DerivedLinks: @unchecked Sendable {
             return .several([])
         }
         return .several(upstreams)
+    }
+
+    /// The one future the owner waits on now, if it waits on one alone and that one is linked
+    /// and alive: what the walks that follow a future's only source take
+    /// (`_FutureCore.reaches(_:)`, the wait-cycle search). `nil` for several sources, even if
+    /// only one of them is linked: another may resolve the owner.
+    final var soleUpstream: _FutureCore? {
+        guard !keepsPair, extras?.moreSources.isEmpty ?? true else { return nil }
+        return first.future
     }
 
     /// The futures the owner waits on now that are still alive.
@@ -344,6 +353,8 @@ struct Upstream {
     private enum Link {
         case owned(_FutureCore)
         case watched(WatchedSource)
+        /// A source no reader can find work above: counted, not referenced.
+        case unlinked
     }
 
     private var link: Link?
@@ -353,24 +364,27 @@ struct Upstream {
         link = future.isHeldStronglyByDerivedFutures ? .owned(future) : .watched(WatchedSource(future))
     }
 
-    /// A link to `future` if a reader may find work above it, and none otherwise (a promise's
-    /// future, a pinned one, a derived future that leads to no work): for the one source of a
-    /// step (`ChildStep`), where no link means no source to walk to, while a future of several
-    /// sources links each, so that the walks that follow a future's only source
-    /// (`_FutureCore.reaches(_:)`, the wait-cycle search) never mistake it for one of one.
+    /// A link to `future` if a reader may find work above it, and an unlinked place otherwise (a
+    /// promise's future, a pinned one, a derived future that leads to no work): a walk up the
+    /// links has nothing to do there, and a weak reference would cost every such source a side
+    /// table. The place still counts as a source (`DerivedLinks.soleUpstream`).
     init(ifLeadingToWork future: _FutureCore) {
-        switch future._kind {
-        case .lazy, .lazyDerived, .background:
-            self.init(future)
-        case .derived:
-            if future._withLinksBorrowed({ $0.leadsToWork }) ?? false {
-                self.init(future)
-            } else {
-                self.init()
+        let leadsToWork =
+            switch future._kind {
+            case .lazy, .lazyDerived, .background: true
+            case .derived: future._withLinksBorrowed({ $0.leadsToWork }) ?? false
+            case .promise, .pinned: false
             }
-        case .promise, .pinned:
-            self.init()
+        if leadsToWork {
+            self.init(future)
+        } else {
+            self.init(unlinked: ())
         }
+    }
+
+    /// An unlinked place (see `init(ifLeadingToWork:)`).
+    private init(unlinked: Void) {
+        link = .unlinked
     }
 
     /// A link that holds `future` strongly, whatever its kind: one that a link held so already,
@@ -389,7 +403,7 @@ struct Upstream {
         switch link {
         case .owned(let future)?: future
         case .watched(let watched)?: watched.future
-        case nil: nil
+        case .unlinked?, nil: nil
         }
     }
 
@@ -400,7 +414,12 @@ struct Upstream {
     }
 
     /// Whether this link holds its source, strongly or weakly.
-    var isLinked: Bool { link != nil }
+    var isLinked: Bool {
+        switch link {
+        case .owned?, .watched?: true
+        case .unlinked?, nil: false
+        }
+    }
 
     /// Whether this link holds its source strongly.
     var isOwned: Bool {
@@ -413,7 +432,7 @@ struct Upstream {
     mutating func take() -> _FutureCore? {
         switch link.take() {
         case .owned(let future)?: future
-        case .watched?, nil: nil
+        case .watched?, .unlinked?, nil: nil
         }
     }
 }
