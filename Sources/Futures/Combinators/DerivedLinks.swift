@@ -44,9 +44,8 @@ class DerivedLinks: @unchecked Sendable {
     /// Takes out the closure that registers the callbacks that resolve the owner, to run it once;
     /// `nil` for a future connected when it was made, or already connected.
     ///
-    /// Only a future derived from a lazy source has one, so it is kept with the extras: in the
-    /// links it took 16 bytes of every `map` and `flatMap` step, 120 bytes requested against 104
-    /// (a 128-byte chunk with glibc against 112: BENCHMARKS.md, fifteenth round).
+    /// Only a future derived from a lazy source has one, so it is kept with the extras, out of
+    /// every `map` and `flatMap` step's links.
     final func takeConnection() -> (@Sendable (_FutureCore) -> Void)? {
         extras?.connect.take()
     }
@@ -60,14 +59,6 @@ class DerivedLinks: @unchecked Sendable {
     final func forgetStepConnection() -> Bool {
         defer { connectsOnDemand = false }
         return connectsOnDemand
-    }
-
-    /// Parks this step on its sources for `owner`, a child of a lazy source that a reader demands:
-    /// the step's class (`ChildStep`) does it. Other links have no step to park. `first` is the
-    /// first source, taken under the lock that cleared the mark (a cancel may take the links'
-    /// own link to it right after).
-    func connectOnDemand(owner: _FutureCore, first: _FutureCore?) {
-        preconditionFailure("the links of a derived future were connected as a step")
     }
 
     /// The extras, made if they were not.
@@ -215,8 +206,7 @@ class DerivedLinks: @unchecked Sendable {
     /// The futures the owner waits on now that are still alive.
     final var upstreams: [_FutureCore] {
         get {
-            // One array, of its final size: `[first] + moreSources.compactMap(\.future)` made three,
-            // 856 instructions of a lazy `zip`'s read (BENCHMARKS.md, twenty-first round).
+            // One array, of its final size: `[first] + moreSources.compactMap(\.future)` made three.
             let more = moreSources
             var sources: [_FutureCore] = []
             sources.reserveCapacity(1 + more.count + (keepsPair ? 1 : 0))
@@ -235,7 +225,7 @@ class DerivedLinks: @unchecked Sendable {
     /// caller releases and undoes them outside the lock (`releaseTaken(_:)`).
     ///
     /// Links with one source and nothing else (a chain's) fill only `taken.owned`: no arrays are
-    /// made for the rest, and none released (BENCHMARKS.md, twenty-third round).
+    /// made for the rest, and none released.
     final func takeForResolution(into taken: inout TakenLinks) {
         taken.owned = first.take()
         guard extras != nil || keepsPair else { return }
@@ -274,16 +264,6 @@ class DerivedLinks: @unchecked Sendable {
             }
         }
     }
-
-    /// Resolves the owner from `source`, which has resolved: for links that are also the callback
-    /// the owner parked on its source (`MapStep`); the others are never parked.
-    func resolveOwner(from source: _FutureCore) {
-        preconditionFailure("the links of a derived future were run as a callback")
-    }
-
-    /// Lets go, into `list`, of what links that are also a callback hold for the owner's
-    /// resolution, when that callback will never run. Nothing for other links.
-    func abandonStep(into list: inout [Any]) {}
 }
 
 /// The fields of `DerivedLinks` that a link of a chain never uses: the connection of a future
@@ -507,8 +487,9 @@ extension _FutureCore {
         }
         guard let sources else { return nil }
         connect?(self)
-        if connectsStep {
-            _links.sources?._withUnsafeGuaranteedRef { $0.connectOnDemand(owner: self, first: stepSource) }
+        // Only a step is marked to connect on demand (`_attachStep`, `connectOnDemandLater`).
+        if connectsStep, let step = _links.sources?.takeUnretainedValue() as? any DerivedStep {
+            step.connectOnDemand(owner: self, first: stepSource)
         }
         return sources
     }
@@ -662,7 +643,9 @@ extension _FutureCore {
             // A lazy child's step that no reader parked will never run: its transform goes now,
             // as the connection's closure that held it did (what it captures may hold this
             // future). This thread cleared the mark, so no other thread touches the step.
-            if stepNeverParked { links._withUnsafeGuaranteedRef { $0.abandonStep(into: &list) } }
+            if stepNeverParked, let step = links.takeUnretainedValue() as? any DerivedStep {
+                step.abandonStep(into: &list)
+            }
         }
     }
 

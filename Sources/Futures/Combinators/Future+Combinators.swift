@@ -104,15 +104,13 @@ extension Future {
     /// future: `step` comes retained once (`passRetained`), the reference the
     /// parked callback takes over; the child's links take a second one.
     ///
-    /// Through a local `let`, the step was retained twice (the links and the callback) and
-    /// released once at the end of its scope, which the optimizer kept past the registration's
-    /// call: two atomic operations where one is needed (BENCHMARKS.md, fourteenth round).
+    /// Through a local `let`, the step would be retained twice (the links and the callback) and
+    /// released once at the end of its scope: two atomic operations where one is needed.
     ///
     /// Of a lazy source, the child is lazy too, and the step is parked only when a reader
     /// demands the child (`connectsOnDemand`): until then nothing runs, and the step holds the
-    /// source and its transform but not the child. Through `_derive`, a lazy source's child cost
-    /// a closure to connect, the links' extras, a closure for the callback and the array of
-    /// sources: four allocations more (BENCHMARKS.md, twentieth round).
+    /// source and its transform but not the child: no closure to connect, no extras, no closure
+    /// for the callback and no array of sources, as `_derive` would make.
     @inlinable @inline(__always)
     func _attachStep<NewValue, NewFailure, Step: ChildStep<Value, Failure, NewValue, NewFailure>>(
         _ step: Unmanaged<Step>, fileID: StaticString, line: UInt

@@ -46,7 +46,9 @@ extension Future {
         let chainToCancel = chain
         return .init(derivingFrom: [end] + sources, fileID: fileID, line: line) { child in
             if !chainToCancel.isEmpty {
-                child._cancelWhenDecided(chainToCancel) { unsafeDowncast($0, to: Future<Value, Failure>.self)._cancelIfCancellable() }
+                child._cancelWhenDecided(chainToCancel) {
+                    unsafeDowncast($0, to: Future<Value, Failure>.self)._cancelIfCancellable()
+                }
             }
             // A failure decides early; the callbacks on the sources still pending go then (`keep`).
             child.keep(

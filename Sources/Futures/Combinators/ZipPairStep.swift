@@ -1,9 +1,7 @@
 /// The links of a `zip` of two futures, which are also the callback it parks on both
 /// (`ParkedCallback.step`), with what has arrived: one object where the zip of any number
-/// made eleven (a closure per source, a lock box, its arrays, the decision's array and cursor).
-/// A `zip` of two pending promises cost 20 allocations, the promises' two futures included,
-/// against 7 for NIO's `and` (BENCHMARKS.md, seventeenth round); it costs 4 since the step keeps
-/// its second source and its registrations itself (twenty-second round).
+/// makes a closure per source, a lock box, its arrays, the decision's array and cursor. The step
+/// keeps its second source and its registrations itself, so that it needs no extras.
 ///
 /// The step holds the child strongly until it is decided, as the callbacks of `zip` of any number
 /// do: a zip with only an `onSuccess` must still resolve. The child holds the step (its links), so
@@ -21,10 +19,10 @@
 ///
 /// What arrives is read and written under the child's stripe lock, which guards its links (this
 /// object) already: the two sources resolve on any threads, and a source's deinit may abandon the
-/// step while the other one's resolution runs it. A lock of its own cost two allocations (a
-/// `Mutex` would be one field, but ThreadSanitizer does not see its wait on Linux).
+/// step while the other one's resolution runs it. A lock of its own would be an allocation more
+/// (a `Mutex` would be one field, but ThreadSanitizer does not see its wait on Linux).
 @usableFromInline
-final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
+final class _ZipPairStep: DerivedLinks, DerivedStep, @unchecked Sendable {
     // @unchecked: `arrivals` is read and written under the stripe lock of `childKey`, after
     // `attach(_:)` wrote both before the step was parked (the parking's lock publishes them);
     // `body` and `firstSource` never change; the fields of `DerivedLinks` are guarded as there.
@@ -68,9 +66,8 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
     private let firstSource: ObjectIdentifier
     private let body: Body
     /// The second source, kept here rather than in the links' extras (`DerivedLinks.keepsPair`):
-    /// with the registrations below, a pending zip needs no extras and no arrays, three of the
-    /// seven allocations a zip of two pending promises cost, and its success takes back no
-    /// callback (BENCHMARKS.md, twenty-second round). Guarded as the links' own `first` is.
+    /// with the registrations below, a pending zip needs no extras and no arrays, and its success
+    /// takes back no callback. Guarded as the links' own `first` is.
     @exclusivity(unchecked) private var second: Upstream
     /// The callbacks this step parked on the sources, to take back once the zip is decided
     /// (`takePaired(more:detachments:)`); each is forgotten when its source arrives, whose
@@ -116,7 +113,8 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
 
     /// Parks the step on both sources for `owner`, the zip, when a reader first demands it
     /// (`source`, the first, is in `sourcesToConnect` too).
-    override func connectOnDemand(owner: _FutureCore, first: _FutureCore?) {
+    @usableFromInline
+    func connectOnDemand(owner: _FutureCore, first: _FutureCore?) {
         guard let (first, second) = sourcesToConnect.take() else { return }
         attach(owner)
         let firstRegistration = first.addResolutionCallback(parked: .step(self))
@@ -168,7 +166,8 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
         }
     }
 
-    override func resolveOwner(from source: _FutureCore) {
+    @usableFromInline
+    func resolveOwner(from source: _FutureCore) {
         let isFirst = firstSource == ObjectIdentifier(source)
         let outcome = withArrivals { state -> Outcome in
             guard state.child != nil else { return .none }
@@ -185,7 +184,8 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
         run(outcome)
     }
 
-    override func abandonStep(into list: inout [Any]) {
+    @usableFromInline
+    func abandonStep(into list: inout [Any]) {
         // A lazy zip let go of before a reader connected it: only its sources to let go of.
         if let (first, second) = sourcesToConnect.take() {
             list.append(first)

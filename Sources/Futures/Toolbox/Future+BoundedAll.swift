@@ -203,7 +203,7 @@ final class BoundedAllRun: @unchecked Sendable {
                 guard !child._isResolved || !state.withLock({ $0.isOver }) else { return }
                 child.replaceUpstream(inSlot: slot, with: future)
                 future.startWithoutBlocking()
-                registration = future.addResolutionCallback(parked: .boundedAllSlot(self, slot: slot))
+                registration = future.addResolutionCallback { [self] future in finished(future, inSlot: slot) }
             }
             var released = BoundedAllClaim.Released()
             var stale: CallbackRegistration?
@@ -227,8 +227,7 @@ final class BoundedAllRun: @unchecked Sendable {
         }
     }
 
-    /// Takes in the resolved future of the item in `slot` (the run's callback on it,
-    /// `ParkedCallback.boundedAllSlot`).
+    /// Takes in the resolved future of the item in `slot` (the run's callback on it).
     func finished(_ future: _FutureCore, inSlot slot: Int) {
         let failure = typed.failure(future)
         let cancelled = future._isCancelled

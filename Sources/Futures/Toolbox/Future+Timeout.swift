@@ -88,8 +88,7 @@ extension Future {
     ) -> Future<Value, NewFailure> {
         let source = self
         // Inlinable, with its callbacks, so that they are compiled for the caller's types:
-        // unspecialized, a timeout looked up the metadata of `Future` and of its slot four times
-        // each at run time, about 3,000 instructions of a timeout on a promise kept in time.
+        // unspecialized, a timeout looked up the metadata of `Future` and of its slot at run time.
         // A blocking reader walks up to the source's work as through any link, but starts lazy
         // work on a context instead of running it on its own thread, so that it can leave at the
         // deadline (`readersStartLazyWork`); queued work it may claim, it claims. The connection

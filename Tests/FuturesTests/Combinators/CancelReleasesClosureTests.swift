@@ -37,7 +37,11 @@ struct CancelReleasesClosureTests {
     @Test("map on a pending promise's future")
     func map() {
         let promise = Promise<Int, any Error>()
-        let box = cancelled { captured in promise.future.map { captured.touch(); return $0 + 1 } }
+        let box = cancelled { captured in
+            promise.future.map {
+                captured.touch(); return $0 + 1
+            }
+        }
         #expect(box.isReleased)
         #expect(!promise.future.isResolved)
     }
@@ -46,14 +50,22 @@ struct CancelReleasesClosureTests {
     func mapOnDerivedAndBackground() {
         let promise = Promise<Int, any Error>()
         let middle = promise.future.map { $0 + 1 }
-        let box = cancelled { captured in middle.map { captured.touch(); return $0 + 1 } }
+        let box = cancelled { captured in
+            middle.map {
+                captured.touch(); return $0 + 1
+            }
+        }
         #expect(box.isReleased)
         let gate = DispatchSemaphore(value: 0)
         let work = BackgroundFuture { () throws -> Int in
             gate.wait()
             return 1
         }
-        let second = cancelled { captured in work.map { captured.touch(); return $0 + 1 } }
+        let second = cancelled { captured in
+            work.map {
+                captured.touch(); return $0 + 1
+            }
+        }
         #expect(second.isReleased)
         gate.signal()
         _ = try? work.value
@@ -101,7 +113,11 @@ struct CancelReleasesClosureTests {
     func allThenMap() {
         let promises = (0..<3).map { _ in Promise<Int, any Error>() }
         let all = Future.all(promises.map(\.future))
-        let box = cancelled { captured in all.map { captured.touch(); return $0.count } }
+        let box = cancelled { captured in
+            all.map {
+                captured.touch(); return $0.count
+            }
+        }
         #expect(box.isReleased)
     }
 
@@ -140,7 +156,11 @@ struct CancelReleasesClosureTests {
     @Test("map of a lazy future, before and after a reader connected it")
     func lazySources() {
         let lazy = LazyFuture<Int, any Error> { 1 }
-        let unread = cancelled { captured in lazy.map { captured.touch(); return $0 + 1 } }
+        let unread = cancelled { captured in
+            lazy.map {
+                captured.touch(); return $0 + 1
+            }
+        }
         #expect(unread.isReleased)
         // A lazy source whose work runs (and waits) on a reader's thread: the map is connected.
         let started = DispatchSemaphore(value: 0)
@@ -153,7 +173,9 @@ struct CancelReleasesClosureTests {
         Thread.detachNewThread { _ = try? running.value }
         started.wait()
         let connected = cancelled { captured in
-            let child = running.map { captured.touch(); return $0 + 1 }
+            let child = running.map {
+                captured.touch(); return $0 + 1
+            }
             _ = child.result(timeout: .zero)  // a reader's demand connects the child
             return child
         }
