@@ -10,10 +10,9 @@
 /// callback holds this object; this holds only sources that have resolved.
 ///
 /// One allocation: the positions are the buffer's elements, after the header, and the lock is the
-/// stripe of this object's identity, as a `zip` of two uses its child's. Kept in two arrays under
-/// a lock box of its own, the record cost five more allocations per fan-in, and two hashed
-/// searches of the runtime's metadata cache (`Array(repeating:count:)` of an optional type asks
-/// for its storage class at run time): about 1,400 instructions of an `all` of two promises.
+/// stripe of this object's identity, as a `zip` of two uses its child's: two arrays under a lock
+/// box of its own would be more allocations per fan-in, and `Array(repeating:count:)` of an
+/// optional type asks the runtime for its storage class at each use.
 @usableFromInline
 struct ArrivedSources: @unchecked Sendable {
     // @unchecked: the storage's header and elements are read and written only under the stripe

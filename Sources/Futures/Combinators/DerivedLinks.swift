@@ -27,7 +27,7 @@ class DerivedLinks: @unchecked Sendable {
     /// and its deinit skip the table (a hash and a search, for a link of a chain).
     @exclusivity(unchecked) final var hasTableCallbacks = false
     /// Whether these links are a step (`ChildStep`) of a child of a lazy source, not yet parked
-    /// on that source: the first reader's demand parks it (`takeStepConnection()`). Beside
+    /// on that source: the first reader's demand parks it (`connectOnDemand(owner:first:)`). Beside
     /// `hasTableCallbacks`, in the same word: a step is no larger for it.
     @exclusivity(unchecked) @usableFromInline final var connectsOnDemand = false
     /// Whether these links are a `zip` of two's step (`_ZipPairStep`), which keeps its second
@@ -44,30 +44,21 @@ class DerivedLinks: @unchecked Sendable {
     /// Takes out the closure that registers the callbacks that resolve the owner, to run it once;
     /// `nil` for a future connected when it was made, or already connected.
     ///
-    /// Only a future derived from a lazy source has one, so it is kept with the extras: in the
-    /// links it took 16 bytes of every `map` and `flatMap` step, 120 bytes requested against 104
-    /// (a 128-byte chunk with glibc against 112: BENCHMARKS.md, fifteenth round).
+    /// Only a future derived from a lazy source has one, so it is kept with the extras, out of
+    /// every `map` and `flatMap` step's links.
     final func takeConnection() -> (@Sendable (_FutureCore) -> Void)? {
         extras?.connect.take()
     }
 
-    /// For a step that waits for a reader's demand (`connectsOnDemand`): clears the mark and
-    /// returns the source to park the step on, once; `nil` for other links, or once taken.
-    final func takeStepConnection() -> _FutureCore? {
-        forgetStepConnection() ? first.future : nil
-    }
+    /// The first source, if it is linked and alive: the lazy source a step waiting for demand
+    /// parks on (`connectOnDemand(owner:first:)`).
+    final var linkedFirstSource: _FutureCore? { first.future }
 
     /// Clears the mark of a step that waits for a reader's demand (`connectsOnDemand`), for a
     /// future resolved without it (a cancel); whether it was set: the step will never run.
     final func forgetStepConnection() -> Bool {
         defer { connectsOnDemand = false }
         return connectsOnDemand
-    }
-
-    /// Parks this step on `source` for `owner`, a child of a lazy source that a reader demands:
-    /// the step's class (`ChildStep`) does it. Other links have no step to park.
-    func connectOnDemand(owner: _FutureCore, source: _FutureCore) {
-        preconditionFailure("the links of a derived future were connected as a step")
     }
 
     /// The extras, made if they were not.
@@ -108,9 +99,24 @@ class DerivedLinks: @unchecked Sendable {
         _modify { yield &madeExtras.detachments }
     }
 
+    /// Whether a reader of a future derived from the owner may find work above it: the owner
+    /// may switch sources (a `flatMap`'s child), or links to a source that leads to work. A
+    /// future derived from an owner that leads to none (a chain of `map`s on a promise) keeps no
+    /// link to it (`Upstream`). Set once, when the links are made.
+    final let leadsToWork: Bool
+
+    /// Whether blocking readers that walk through these links start the lazy work they find
+    /// beyond them on a context instead of running it on their own thread: a timeout's, whose
+    /// reader must stay free to leave at the deadline. Set once, when the links are made.
+    final let readersStartLazyWork: Bool
+
     @usableFromInline
-    init(upstreams: [_FutureCore], connect: (@Sendable (_FutureCore) -> Void)?) {
+    init(
+        upstreams: [_FutureCore], connect: (@Sendable (_FutureCore) -> Void)?, readersStartLazyWork: Bool = false
+    ) {
         first = Upstream()
+        leadsToWork = true
+        self.readersStartLazyWork = readersStartLazyWork
         if let connect { madeExtras.connect = connect }
         if !upstreams.isEmpty { setSources(upstreams) }
     }
@@ -122,9 +128,21 @@ class DerivedLinks: @unchecked Sendable {
     /// operations on each `map` step, for a source that is only watched. `first` is initialized
     /// here, not given a default and assigned: the assignment destroyed the default first, an
     /// outlined call on each step.
+    /// `switchesSources`: whether the owner may wait on other futures later (`wait(on:)`). Its
+    /// only source is linked only if it leads to work (`Upstream.init(ifLeadingToWork:)`).
     @usableFromInline
-    init(source: Unmanaged<_FutureCore>) {
-        first = source._withUnsafeGuaranteedRef { Upstream($0) }
+    init(source: Unmanaged<_FutureCore>, switchesSources: Bool) {
+        first = source._withUnsafeGuaranteedRef { Upstream(ifLeadingToWork: $0) }
+        leadsToWork = switchesSources || first.isLinked
+        readersStartLazyWork = false
+    }
+
+    /// The links of a zip of two, whose first source is `source`: linked whatever its kind, as
+    /// the second is (`_ZipPairStep`).
+    init(firstOfPair source: _FutureCore) {
+        first = Upstream(source)
+        leadsToWork = true
+        readersStartLazyWork = false
     }
 
     /// The second source of links that keep a pair (`keepsPair`), if it is still alive; `nil`
@@ -137,7 +155,7 @@ class DerivedLinks: @unchecked Sendable {
     func takePaired(more: inout [Upstream], detachments: inout [Detachment]) {}
 
     private final func setFirst(_ source: _FutureCore?) {
-        first = source.map { Upstream($0) } ?? Upstream()
+        first = source.map { Upstream(ifLeadingToWork: $0) } ?? Upstream()
     }
 
     private final func setSources(_ sources: [_FutureCore]) {
@@ -145,7 +163,7 @@ class DerivedLinks: @unchecked Sendable {
         // `all` do): its second would stay beside the new ones.
         assert(!keepsPair, "the sources of a zip of two were replaced")
         setFirst(sources.first)
-        moreSources = sources.count > 1 ? sources.dropFirst().map { Upstream($0) } : []
+        moreSources = sources.count > 1 ? sources.dropFirst().map { Upstream(ifLeadingToWork: $0) } : []
     }
 
     /// Puts `source` in `slot` of the sources (slot 0 is the first, the others follow in order,
@@ -176,11 +194,19 @@ class DerivedLinks: @unchecked Sendable {
         return .several(upstreams)
     }
 
+    /// The one future the owner waits on now, if it waits on one alone and that one is linked
+    /// and alive: what the walks that follow a future's only source take
+    /// (`_FutureCore.reaches(_:)`, the wait-cycle search). `nil` for several sources, even if
+    /// only one of them is linked: another may resolve the owner.
+    final var soleUpstream: _FutureCore? {
+        guard !keepsPair, extras?.moreSources.isEmpty ?? true else { return nil }
+        return first.future
+    }
+
     /// The futures the owner waits on now that are still alive.
     final var upstreams: [_FutureCore] {
         get {
-            // One array, of its final size: `[first] + moreSources.compactMap(\.future)` made three,
-            // 856 instructions of a lazy `zip`'s read (BENCHMARKS.md, twenty-first round).
+            // One array, of its final size: `[first] + moreSources.compactMap(\.future)` made three.
             let more = moreSources
             var sources: [_FutureCore] = []
             sources.reserveCapacity(1 + more.count + (keepsPair ? 1 : 0))
@@ -199,7 +225,7 @@ class DerivedLinks: @unchecked Sendable {
     /// caller releases and undoes them outside the lock (`releaseTaken(_:)`).
     ///
     /// Links with one source and nothing else (a chain's) fill only `taken.owned`: no arrays are
-    /// made for the rest, and none released (BENCHMARKS.md, twenty-third round).
+    /// made for the rest, and none released.
     final func takeForResolution(into taken: inout TakenLinks) {
         taken.owned = first.take()
         guard extras != nil || keepsPair else { return }
@@ -238,16 +264,6 @@ class DerivedLinks: @unchecked Sendable {
             }
         }
     }
-
-    /// Resolves the owner from `source`, which has resolved: for links that are also the callback
-    /// the owner parked on its source (`MapStep`); the others are never parked.
-    func resolveOwner(from source: _FutureCore) {
-        preconditionFailure("the links of a derived future were run as a callback")
-    }
-
-    /// Lets go, into `list`, of what links that are also a callback hold for the owner's
-    /// resolution, when that callback will never run. Nothing for other links.
-    func abandonStep(into list: inout [Any]) {}
 }
 
 /// The fields of `DerivedLinks` that a link of a chain never uses: the connection of a future
@@ -306,30 +322,49 @@ struct TakenLinks {
 /// from them, whose work runs only when a reader asks. The others are held by whatever will
 /// resolve them while they still can (a promise by its holder, a background or pinned future by
 /// its context's queue until its work runs, an eager derived future by its own sources'
-/// callbacks); a watched link to them (`WatchedSource`: their memory, not their life, as a weak
-/// reference without its side table) is enough for the readers that walk up to their work, and
-/// once nothing can resolve them, nothing keeps them or what waits for them.
+/// callbacks); a weak link to them (`WatchedSource`) is enough for the readers that walk up to
+/// their work, and once nothing can resolve them, nothing keeps them or what waits for them.
 ///
 /// A background future on a pool of Futures' own is held strongly too
 /// (`isHeldStronglyByDerivedFutures`): it always resolves (the pool runs every job it queued,
 /// and a cancel resolves it at once), and its resolution hands over the callback that closed the
-/// cycle. A weak link to it, as the other links were before `WatchedSource`, cost more than the
-/// rest of a trivial job in a bounded `all`: a weak reference gives the object a side table, and
-/// every later retain and release of it then takes the runtime's slow path. Not on a context made
-/// from a closure, which may never run the work.
+/// cycle. Not on a context made from a closure, which may never run the work.
 struct Upstream {
-    /// One optional enum, not an optional of each kind: 16 bytes instead of 24, which takes a
-    /// `map` step's links from 128 to 120 bytes requested, a 128-byte chunk with glibc instead of
-    /// a 144-byte one.
     private enum Link {
         case owned(_FutureCore)
         case watched(WatchedSource)
+        /// A source no reader can find work above: counted, not referenced.
+        case unlinked
     }
 
     private var link: Link?
 
+    /// A link to `future`: strong or weak as its kind needs (see above).
     init(_ future: _FutureCore) {
         link = future.isHeldStronglyByDerivedFutures ? .owned(future) : .watched(WatchedSource(future))
+    }
+
+    /// A link to `future` if a reader may find work above it, and an unlinked place otherwise (a
+    /// promise's future, a pinned one, a derived future that leads to no work): a walk up the
+    /// links has nothing to do there, and a weak reference would cost every such source a side
+    /// table. The place still counts as a source (`DerivedLinks.soleUpstream`).
+    init(ifLeadingToWork future: _FutureCore) {
+        let leadsToWork =
+            switch future._kind {
+            case .lazy, .lazyDerived, .background: true
+            case .derived: future._withLinksBorrowed({ $0.leadsToWork }) ?? false
+            case .promise, .pinned: false
+            }
+        if leadsToWork {
+            self.init(future)
+        } else {
+            self.init(unlinked: ())
+        }
+    }
+
+    /// An unlinked place (see `init(ifLeadingToWork:)`).
+    private init(unlinked: Void) {
+        link = .unlinked
     }
 
     /// A link that holds `future` strongly, whatever its kind: one that a link held so already,
@@ -348,7 +383,7 @@ struct Upstream {
         switch link {
         case .owned(let future)?: future
         case .watched(let watched)?: watched.future
-        case nil: nil
+        case .unlinked?, nil: nil
         }
     }
 
@@ -356,6 +391,14 @@ struct Upstream {
     var owner: _FutureCore? {
         if case .owned(let future)? = link { return future }
         return nil
+    }
+
+    /// Whether this link holds its source, strongly or weakly.
+    var isLinked: Bool {
+        switch link {
+        case .owned?, .watched?: true
+        case .unlinked?, nil: false
+        }
     }
 
     /// Whether this link holds its source strongly.
@@ -369,7 +412,7 @@ struct Upstream {
     mutating func take() -> _FutureCore? {
         switch link.take() {
         case .owned(let future)?: future
-        case .watched?, nil: nil
+        case .watched?, .unlinked?, nil: nil
         }
     }
 }
@@ -380,17 +423,26 @@ enum Detachment {
     case callback(CallbackRegistration)
     /// The timer of a timeout, which holds the future until it fires.
     case timer(DelayedWork.Timer)
+    /// What to do once the future is decided (a fold cancels the chain it made).
+    case action(@Sendable () -> Void)
 
     /// Takes the callback back from its source, or cancels the timer.
     func detach() {
         switch self {
         case .callback(let registration): _FutureCore.removeResolutionCallback(registration)
         case .timer(let timer): timer.cancel()
+        case .action(let action): action()
         }
     }
 }
 
 extension _FutureCore {
+    /// Whether this is a derived future whose readers start lazy work beyond it on a context
+    /// (`DerivedLinks.readersStartLazyWork`). Reads a field that never changes: no lock.
+    final var readersStartLazyWork: Bool {
+        _withLinksBorrowed { $0.readersStartLazyWork } ?? false
+    }
+
     /// Whether a future derived from this one holds it strongly (`Upstream`): a lazy future,
     /// which nothing else keeps until it is read, and a background future on a pool of Futures'
     /// own, which always resolves, so that a strong link to it makes no lasting cycle.
@@ -423,18 +475,21 @@ extension _FutureCore {
         // The connection is taken into a variable, not returned: returned through `withLinks`'s
         // generic result, the closure was wrapped in a thunk, one allocation more.
         var connect: (@Sendable (_FutureCore) -> Void)?
+        var connectsStep = false
         var stepSource: _FutureCore?
         let sources = withLinks { links -> SourcesToWalk in
             connect = links.takeConnection()
-            stepSource = links.takeStepConnection()
+            connectsStep = links.forgetStepConnection()
+            if connectsStep { stepSource = links.linkedFirstSource }
             if withoutBlocking { links.demandedWithoutBlocking = true }
             if let wakeUp { links.register(wakeUp) }
             return links.sourcesToWalk
         }
         guard let sources else { return nil }
         connect?(self)
-        if let stepSource {
-            _links.sources?._withUnsafeGuaranteedRef { $0.connectOnDemand(owner: self, source: stepSource) }
+        // Only a step is marked to connect on demand (`_attachStep`, `connectOnDemandLater`).
+        if connectsStep, let step = _links.sources?.takeUnretainedValue() as? any DerivedStep {
+            step.connectOnDemand(owner: self, first: stepSource)
         }
         return sources
     }
@@ -588,7 +643,9 @@ extension _FutureCore {
             // A lazy child's step that no reader parked will never run: its transform goes now,
             // as the connection's closure that held it did (what it captures may hold this
             // future). This thread cleared the mark, so no other thread touches the step.
-            if stepNeverParked { links._withUnsafeGuaranteedRef { $0.abandonStep(into: &list) } }
+            if stepNeverParked, let step = links.takeUnretainedValue() as? any DerivedStep {
+                step.abandonStep(into: &list)
+            }
         }
     }
 
@@ -628,6 +685,15 @@ extension _FutureCore {
         if kept != true { detachment.detach() }
     }
 
+    /// Cancels `futures` with `cancel` once this derived future is decided, or at once if it is:
+    /// the futures a combinator made for it alone (a fold's chain), which hold its closure until
+    /// their own sources resolve. Watched, not held: they may hold this future.
+    @usableFromInline
+    final func _cancelWhenDecided(_ futures: [_FutureCore], _ cancel: @escaping @Sendable (_FutureCore) -> Void) {
+        let watched = futures.map { WatchedSource($0) }
+        keep(.action { for link in watched { if let future = link.future { cancel(future) } } })
+    }
+
     /// Runs `expire` after `duration` on a timer that this derived future keeps until it is
     /// decided, and then cancels. A duration too long to schedule starts no timer: it never
     /// expires.
@@ -659,7 +725,12 @@ func walkUpstream(
     var node = start
     for _ in 0..<chainWalkLimit {
         if stop() || node._isResolved { return }
-        switch node.upstreamsForDemand(withoutBlocking: withoutBlocking, wakeUp: wakeUp) {
+        let sources = node.upstreamsForDemand(withoutBlocking: withoutBlocking, wakeUp: wakeUp)
+        if let sources, !withoutBlocking, node.readersStartLazyWork {
+            walkStartingLazyWork(from: sources, wakeUp: wakeUp, stop: stop, visitRoot: visitRoot)
+            return
+        }
+        switch sources {
         case nil:
             visitRoot(node)
             return
@@ -690,10 +761,40 @@ private func walkGraph(
     var stack = stack
     while let node = stack.popLast(), !stop() {
         guard !node._isResolved, visited.insert(node) else { continue }
-        switch node.upstreamsForDemand(withoutBlocking: withoutBlocking, wakeUp: wakeUp) {
+        let sources = node.upstreamsForDemand(withoutBlocking: withoutBlocking, wakeUp: wakeUp)
+        if let sources, !withoutBlocking, node.readersStartLazyWork {
+            walkStartingLazyWork(from: sources, wakeUp: wakeUp, stop: stop, visitRoot: visitRoot)
+            continue
+        }
+        switch sources {
         case nil: visitRoot(node)
         case .one(let source)?: stack.append(source)
         case .several(let sources)?: stack.append(contentsOf: sources)
+        }
+    }
+}
+
+/// A blocking reader's walk on from `sources`, the sources of a future whose readers start lazy
+/// work on a context (`DerivedLinks.readersStartLazyWork`, a timeout's): unstarted lazy work met
+/// beyond it is started there, not run on the reader's thread, so that the reader stays free to
+/// leave at the deadline; everything else is visited as the walk visits it, so that queued work
+/// the reader may claim (the work of the serial queue it runs on) is still claimed.
+private func walkStartingLazyWork(
+    from sources: SourcesToWalk,
+    wakeUp: ParkedReaderWakeUp?,
+    stop: () -> Bool,
+    visitRoot: (_FutureCore) -> Void
+) {
+    let start: [_FutureCore]
+    switch sources {
+    case .one(let source): start = [source]
+    case .several(let several): start = several
+    }
+    walkGraph(from: start, withoutBlocking: false, wakeUp: wakeUp, stop: stop) { root in
+        if ReadStep(root._word) == .claimAndRun {
+            root.startWithoutBlocking()
+        } else {
+            visitRoot(root)
         }
     }
 }

@@ -1,9 +1,8 @@
 /// A `flatMap`'s step: `ChildStep` with a transform that returns a future.
 ///
 /// A class of its own rather than `MapStep` with the transform's output as a type parameter: a
-/// stored closure with a generic return type returns through a reabstraction thunk, which cost a
-/// `flatMap` step 280 instructions more than the closure of `_derive` did, while a closure that
-/// returns a `Future` returns it directly, whatever the future's types.
+/// stored closure with a generic return type returns through a reabstraction thunk, while a
+/// closure that returns a `Future` returns it directly, whatever the future's types.
 @usableFromInline
 final class FlatMapStep<
     Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure: Error, TransformFailure: Error, InnerFailure: Error
@@ -18,7 +17,7 @@ final class FlatMapStep<
     @usableFromInline
     init(source: Unmanaged<_FutureCore>, transform: @escaping Transform, body: @escaping Body) {
         self.transform = transform
-        super.init(source: source, body: body)
+        super.init(source: source, switchesSources: true, body: body)
     }
 
     /// Takes the child and the transform out, for the body to run once.

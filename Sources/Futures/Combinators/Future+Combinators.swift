@@ -34,13 +34,19 @@ extension Future {
             // Connected now: one callback on the source, which calls `resolve` itself.
             let child = Future<NewValue, NewFailure>(
                 kind: .derived, links: .derived(from: self), work: nil, fileID: fileID, line: line)
-            _addResolutionCallbackForGood { parent in
+            let callback: @Sendable (_FutureCore) -> Void = { parent in
                 resolve(unsafeDowncast(parent, to: Future<Value, Failure>.self), child)
+            }
+            // Taken back if the child is cancelled, as a step is (`_attachStep`).
+            if _isAnyError(NewFailure.self) {
+                child.keep(_addResolutionCallback(callback))
+            } else {
+                _addResolutionCallbackForGood(callback)
             }
             return child
         }
         return Future<NewValue, NewFailure>(derivingFrom: [self], fileID: fileID, line: line) { child in
-            self._onResolution { parent in resolve(parent, child) }
+            child.keep(self._onResolution { parent in resolve(parent, child) })
         }
     }
 
@@ -98,15 +104,13 @@ extension Future {
     /// future: `step` comes retained once (`passRetained`), the reference the
     /// parked callback takes over; the child's links take a second one.
     ///
-    /// Through a local `let`, the step was retained twice (the links and the callback) and
-    /// released once at the end of its scope, which the optimizer kept past the registration's
-    /// call: two atomic operations where one is needed (BENCHMARKS.md, fourteenth round).
+    /// Through a local `let`, the step would be retained twice (the links and the callback) and
+    /// released once at the end of its scope: two atomic operations where one is needed.
     ///
     /// Of a lazy source, the child is lazy too, and the step is parked only when a reader
     /// demands the child (`connectsOnDemand`): until then nothing runs, and the step holds the
-    /// source and its transform but not the child. Through `_derive`, a lazy source's child cost
-    /// a closure to connect, the links' extras, a closure for the callback and the array of
-    /// sources: four allocations more (BENCHMARKS.md, twentieth round).
+    /// source and its transform but not the child: no closure to connect, no extras, no closure
+    /// for the callback and no array of sources, as `_derive` would make.
     @inlinable @inline(__always)
     func _attachStep<NewValue, NewFailure, Step: ChildStep<Value, Failure, NewValue, NewFailure>>(
         _ step: Unmanaged<Step>, fileID: StaticString, line: UInt
@@ -122,7 +126,13 @@ extension Future {
             kind: .derived, links: step._withUnsafeGuaranteedRef { .holding($0) }, work: nil, fileID: fileID,
             line: line)
         step._withUnsafeGuaranteedRef { $0.attach(child) }
-        _addResolutionCallbackForGood(parked: .step(step.takeRetainedValue()))
+        if _isAnyError(NewFailure.self) {
+            // A child that `cancel()` can resolve takes its step back from this future then, and
+            // the step lets go of the transform and all it captured (`keep(_:)`).
+            child.keep(_addResolutionCallback(parked: .step(step.takeRetainedValue())))
+        } else {
+            _addResolutionCallbackForGood(parked: .step(step.takeRetainedValue()))
+        }
         return child
     }
 
@@ -255,9 +265,14 @@ extension Future {
     /// of a `flatMap`, after `_wait(on:)`.
     @inlinable
     func _resolve<InnerFailure>(whenResolved inner: Future<Value, InnerFailure>) {
-        inner._addResolutionCallbackForGood { inner in
+        let callback: @Sendable (_FutureCore) -> Void = { inner in
             let inner = unsafeDowncast(inner, to: Future<Value, InnerFailure>.self)
             self.resolve(with: inner._result.mapError { convertFailure($0) }, sourceCancelled: inner._isCancelled)
+        }
+        if _isAnyError(Failure.self) {
+            keep(inner._addResolutionCallback(callback))
+        } else {
+            inner._addResolutionCallbackForGood(callback)
         }
     }
 

@@ -46,12 +46,8 @@ public func zip<A: Sendable, B: Sendable, Failure: Error>(
     line: UInt = #line
 ) -> Future<(A, B), Failure> {
     // Two futures, the common case, in one object for the child's links, both callbacks and what
-    // has arrived (`_ZipPairStep`): 4 allocations for a zip of two pending promises, theirs
-    // included, where the zip of any number made 20 (BENCHMARKS.md, seventeenth and twenty-second
-    // rounds). Of a lazy source, the zip is lazy, and the step is parked when a reader first
-    // demands it: through the zip of any number, a read of a zip of two lazy futures cost 20,243
-    // instructions and 23 allocations, against 12,469 and 12 (BENCHMARKS.md, twenty-first round;
-    // 10,783 and 10 since the twenty-second).
+    // has arrived (`_ZipPairStep`). Of a lazy source, the zip is lazy, and the step is parked when
+    // a reader first demands it.
     let lazy = first._isLazyKind || second._isLazyKind
     if !lazy, first._isResolvedForDerivingAtOnce, second._isResolvedForDerivingAtOnce {
         // Decided now, as the sources' callbacks would decide it at once: no links, no callbacks.
@@ -106,8 +102,7 @@ func _zipOfEach<each V: Sendable, Failure: Error>(
 ) -> Future<(repeat each V), Failure> {
     // Inlinable, with the code it runs per source, so that it is compiled for the caller's types:
     // unspecialized, each zip looked up the metadata of its generic types at run time (the
-    // tuple's, the futures', the closures'), which cost about six times what `Future.all` of the
-    // same futures costs (BENCHMARKS.md, sixteenth round).
+    // tuple's, the futures', the closures').
     var collected: [_FutureCore] = []
     for future in repeat each futures { collected.append(future) }
     let sources = collected
@@ -293,10 +288,8 @@ extension Future {
             var registrations: [CallbackRegistration] = []
             registrations.reserveCapacity(futures.count)
             for (index, future) in futures.enumerated() {
-                // One closure, on the future as the parking lot hands it over: through
-                // `_onResolution`, which wraps a closure of the typed future in one of the
-                // untyped, each source cost two contexts to allocate (BENCHMARKS.md, fourteenth
-                // round).
+                // One closure, on the future as the parking lot hands it over: `_onResolution`
+                // wraps a closure of the typed future in one of the untyped, two contexts.
                 let registration = future._addResolutionCallback { source in
                     switch arrived.record(source, at: index) {
                     case .undecided:

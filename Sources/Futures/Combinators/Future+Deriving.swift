@@ -6,25 +6,26 @@ extension Future {
     /// It has no work of its own; `connect` registers the callbacks on its sources that resolve
     /// it. It keeps its sources' kind, decided here and nowhere else: derived from a lazy future
     /// (one of `kindSources`, which are `sources` unless given), it is lazy and connects only when
-    /// first demanded; otherwise it connects now and resolves as soon as its sources do. A timeout
-    /// passes no sources (its readers must not run its source's work) and its source as
-    /// `kindSources`.
+    /// first demanded; otherwise it connects now and resolves as soon as its sources do.
+    /// `readersStartLazyWork`: blocking readers start the lazy work they find above it on a
+    /// context instead of running it themselves (a timeout's, whose readers leave at the deadline).
     @inlinable
     convenience init(
         derivingFrom sources: [_FutureCore],
-        kindOf kindSources: [_FutureCore]? = nil,
+        readersStartLazyWork: Bool = false,
         fileID: StaticString,
         line: UInt,
         connect: @escaping @Sendable (Future<Value, Failure>) -> Void
     ) {
-        let lazy = (kindSources ?? sources).contains { $0._kind.isLazy }
+        let lazy = sources.contains { $0._kind.isLazy }
         var erasedConnect: (@Sendable (_FutureCore) -> Void)?
         if lazy {
             erasedConnect = { future in connect(unsafeDowncast(future, to: Future<Value, Failure>.self)) }
         }
         self.init(
             kind: lazy ? .lazyDerived : .derived,
-            links: .holding(DerivedLinks(upstreams: sources, connect: erasedConnect)),
+            links: .holding(
+                DerivedLinks(upstreams: sources, connect: erasedConnect, readersStartLazyWork: readersStartLazyWork)),
             work: nil, fileID: fileID, line: line)
         if !lazy { connect(self) }
     }
@@ -149,7 +150,7 @@ extension FutureLinks {
     /// The links of a future derived from `source` alone, connected when it is made.
     @inlinable
     static func derived(from source: _FutureCore) -> FutureLinks {
-        .holding(DerivedLinks(source: .passUnretained(source)))
+        .holding(DerivedLinks(source: .passUnretained(source), switchesSources: true))
     }
 
     /// The links of a derived future with no source yet: one resolved when it is made, whose

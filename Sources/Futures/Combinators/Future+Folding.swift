@@ -30,16 +30,26 @@ extension Future {
         with combine: @escaping @Sendable (Value, Element) throws(Failure) -> Future<Value, Failure>
     ) -> Future<Value, Failure> {
         var running: Future<Value, Failure> = self
+        // The chain's futures, which hold `combine` until their sources resolve: cancelled with
+        // the new future, so that a cancel lets go of `combine` at once.
+        var chain: [_FutureCore] = []
         for future in futures {
             running = zip(running, future, fileID: fileID, line: line)
                 .flatMap(fileID: fileID, line: line) { (pair) throws(Failure) -> Future<Value, Failure> in
                     try combine(pair.0, pair.1)
                 }
+            if _isAnyError(Failure.self) { chain.append(running) }
         }
         // The chain fails by position; this future fails fast: at the first failure of any source.
         let end = running
         let sources: [_FutureCore] = [self] + futures
+        let chainToCancel = chain
         return .init(derivingFrom: [end] + sources, fileID: fileID, line: line) { child in
+            if !chainToCancel.isEmpty {
+                child._cancelWhenDecided(chainToCancel) {
+                    unsafeDowncast($0, to: Future<Value, Failure>.self)._cancelIfCancellable()
+                }
+            }
             // A failure decides early; the callbacks on the sources still pending go then (`keep`).
             child.keep(
                 end._onResolution { end in

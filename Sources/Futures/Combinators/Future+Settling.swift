@@ -29,9 +29,8 @@ extension Future {
         let count = futures.count
         // Inlinable, with the callbacks it parks, so that they are compiled for the caller's
         // types; they record the sources in `ArrivedSources`, which names no generic type, as
-        // `Future.all` does. Unspecialized, with the results kept in a lock box of a generic type,
-        // an `allSettled` of two pending promises cost 2.6 times what `Future.all` of them costs
-        // (BENCHMARKS.md, sixteenth round).
+        // `Future.all` does, rather than in a lock box of a generic type, which unspecialized code
+        // looks up at run time.
         return .init(derivingFrom: futures, fileID: fileID, line: line) { child in
             let arrived = ArrivedSources.make(count: count, failuresDecide: false)
             for (index, future) in futures.enumerated() {

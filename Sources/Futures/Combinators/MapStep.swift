@@ -3,11 +3,6 @@
 /// links and a closure that captured the child and the transform. The transform is the
 /// subclass's (`MapStep`, `FlatMapStep`): each stores it with its own function type.
 ///
-/// A step of a chain of `map`s on a pending promise cost three allocations (the child, its links,
-/// the closure's context) where NIO's costs two (its future and its callback's context); this
-/// makes ours two as well. A `flatMap`'s step cost four with its inner future (NIO's: five), and
-/// three now.
-///
 /// The step holds the child strongly, as the closure did: the source's callback keeps the child
 /// alive until the source resolves, so that a `map` with an `onSuccess` and no other reference
 /// still runs. The child holds the step (its links), so the two make a cycle while the source is
@@ -21,7 +16,7 @@
 /// callback, once: the source's resolution hands its callbacks to one thread, and a source's
 /// deinit runs only while it is pending, when no resolution can.
 @usableFromInline
-class ChildStep<Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure: Error>: DerivedLinks,
+class ChildStep<Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure: Error>: DerivedLinks, DerivedStep,
     @unchecked Sendable
 {
     // @unchecked: see above; the fields of `DerivedLinks` are guarded as there.
@@ -39,9 +34,9 @@ class ChildStep<Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure:
     /// Links to `source`, for a child that `attach(_:)` gives next. The source comes unretained
     /// (see `DerivedLinks.init(source:)`); the caller holds it.
     @usableFromInline
-    init(source: Unmanaged<_FutureCore>, body: @escaping Body) {
+    init(source: Unmanaged<_FutureCore>, switchesSources: Bool, body: @escaping Body) {
         self.body = body
-        super.init(source: source)
+        super.init(source: source, switchesSources: switchesSources)
     }
 
     /// Gives the step its child, before the step is parked on the source.
@@ -53,16 +48,26 @@ class ChildStep<Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure:
     /// Attaches `owner`, a child of a lazy source, and parks this step on `source`: the first
     /// reader's demand does it (`DerivedLinks.connectsOnDemand`, set by `_attachStep`). Attached
     /// only now, a child that nobody reads makes no cycle with its step, and is freed with it.
-    override final func connectOnDemand(owner: _FutureCore, source: _FutureCore) {
+    @usableFromInline
+    final func connectOnDemand(owner: _FutureCore, first source: _FutureCore?) {
+        // A lazy source is linked strongly, and taken with the mark: never `nil` here.
+        guard let source else { return }
         child = unsafeDowncast(owner, to: Future<NewValue, NewFailure>.self)
-        source.addResolutionCallbackForGood(parked: .step(self))
+        // Kept by a child that `cancel()` can resolve, to take back then (`keep(_:)`).
+        if _isAnyError(NewFailure.self) {
+            owner.keep(source.addResolutionCallback(parked: .step(self)))
+        } else {
+            source.addResolutionCallbackForGood(parked: .step(self))
+        }
     }
 
-    override final func resolveOwner(from source: _FutureCore) {
+    @usableFromInline
+    final func resolveOwner(from source: _FutureCore) {
         body(self, unsafeDowncast(source, to: Future<Value, Failure>.self))
     }
 
-    override func abandonStep(into list: inout [Any]) {
+    @usableFromInline
+    func abandonStep(into list: inout [Any]) {
         if let child = child.take() { list.append(child) }
     }
 }
@@ -70,8 +75,7 @@ class ChildStep<Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure:
 /// A `map`'s step, and a `recover`'s or a `mapError`'s: `ChildStep` with the transform, which
 /// takes the source's value (`Input` is `Value`, for `map`) or its error (`Input` is `Failure`,
 /// for `recover` and `mapError`); the step's body knows which. One class for the three, so that
-/// `recover` and `mapError` cost what `map` costs: through `_derive`, their callback was a closure
-/// with a context of its own, one allocation more per step (BENCHMARKS.md, sixteenth round).
+/// `recover` and `mapError` cost what `map` costs: no closure with a context of its own.
 @usableFromInline
 final class MapStep<
     Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure: Error, Input, Output, TransformFailure: Error
@@ -86,7 +90,7 @@ final class MapStep<
     @usableFromInline
     init(source: Unmanaged<_FutureCore>, transform: @escaping Transform, body: @escaping Body) {
         self.transform = transform
-        super.init(source: source, body: body)
+        super.init(source: source, switchesSources: false, body: body)
     }
 
     /// Takes the child and the transform out, for the body to run once.
@@ -121,7 +125,7 @@ final class MapErrorStep<Value: Sendable, Failure: Error, NewFailure: Error>:
     @usableFromInline
     init(source: Unmanaged<_FutureCore>, transform: @escaping Transform, body: @escaping Body) {
         self.transform = transform
-        super.init(source: source, body: body)
+        super.init(source: source, switchesSources: false, body: body)
     }
 
     /// Takes the child and the transform out, for the body to run once.

@@ -1,9 +1,7 @@
 /// The links of a `zip` of two futures, which are also the callback it parks on both
 /// (`ParkedCallback.step`), with what has arrived: one object where the zip of any number
-/// made eleven (a closure per source, a lock box, its arrays, the decision's array and cursor).
-/// A `zip` of two pending promises cost 20 allocations, the promises' two futures included,
-/// against 7 for NIO's `and` (BENCHMARKS.md, seventeenth round); it costs 4 since the step keeps
-/// its second source and its registrations itself (twenty-second round).
+/// makes a closure per source, a lock box, its arrays, the decision's array and cursor. The step
+/// keeps its second source and its registrations itself, so that it needs no extras.
 ///
 /// The step holds the child strongly until it is decided, as the callbacks of `zip` of any number
 /// do: a zip with only an `onSuccess` must still resolve. The child holds the step (its links), so
@@ -16,15 +14,15 @@
 ///   the first, whose failure still decides it.
 ///
 /// Of a lazy source, the step is parked only when a reader first demands the zip
-/// (`connectOnDemand(owner:source:)`, as a lazy `map`'s step is): parked at once, it would make
+/// (`connectOnDemand(owner:first:)`, as a lazy `map`'s step is): parked at once, it would make
 /// the child and its lazy sources keep each other for ever if the zip is never read.
 ///
 /// What arrives is read and written under the child's stripe lock, which guards its links (this
 /// object) already: the two sources resolve on any threads, and a source's deinit may abandon the
-/// step while the other one's resolution runs it. A lock of its own cost two allocations (a
-/// `Mutex` would be one field, but ThreadSanitizer does not see its wait on Linux).
+/// step while the other one's resolution runs it. A lock of its own would be an allocation more
+/// (a `Mutex` would be one field, but ThreadSanitizer does not see its wait on Linux).
 @usableFromInline
-final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
+final class _ZipPairStep: DerivedLinks, DerivedStep, @unchecked Sendable {
     // @unchecked: `arrivals` is read and written under the stripe lock of `childKey`, after
     // `attach(_:)` wrote both before the step was parked (the parking's lock publishes them);
     // `body` and `firstSource` never change; the fields of `DerivedLinks` are guarded as there.
@@ -62,14 +60,14 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
     @exclusivity(unchecked) private var arrivals = Arrivals()
     /// The child's identity, for its stripe's lock; set with the child, before the step is parked.
     @exclusivity(unchecked) private var childKey = ObjectIdentifier(_ZipPairStep.self)
-    /// The first source's memory, to tell it apart from the second (`zip(f, f)` gives both the
-    /// same) and to learn whether its deinit has begun.
-    private let firstSource: WatchedSource
+    /// The first source's identity, to tell it apart from the second (`zip(f, f)` gives both the
+    /// same). Only a source calls the step, and both were alive together when it was made, so no
+    /// other future can have this identity when one does.
+    private let firstSource: ObjectIdentifier
     private let body: Body
     /// The second source, kept here rather than in the links' extras (`DerivedLinks.keepsPair`):
-    /// with the registrations below, a pending zip needs no extras and no arrays, three of the
-    /// seven allocations a zip of two pending promises cost, and its success takes back no
-    /// callback (BENCHMARKS.md, twenty-second round). Guarded as the links' own `first` is.
+    /// with the registrations below, a pending zip needs no extras and no arrays, and its success
+    /// takes back no callback. Guarded as the links' own `first` is.
     @exclusivity(unchecked) private var second: Upstream
     /// The callbacks this step parked on the sources, to take back once the zip is decided
     /// (`takePaired(more:detachments:)`); each is forgotten when its source arrives, whose
@@ -78,7 +76,7 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
     @exclusivity(unchecked) private var secondRegistration: CallbackRegistration?
 
     /// Of a lazy zip, both sources until the first reader's demand connects the step
-    /// (`connectOnDemand(owner:source:)`), a `cancel()` lets go of them (`abandonStep(into:)`), or
+    /// (`connectOnDemand(owner:first:)`), a `cancel()` lets go of them (`abandonStep(into:)`), or
     /// the step is freed with its child. Held strongly: the links only watch a source that is not
     /// lazy, and a resolved one that nobody else holds, `Future(value:)` made in the call, would
     /// be gone by the time the zip is read. (A lazy source is held by the links too, which let go
@@ -90,10 +88,10 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
     /// The links of a zip of `first` and `second`, which `attach(_:)` gives its child next.
     @usableFromInline
     init(first: _FutureCore, second: _FutureCore, body: @escaping Body) {
-        firstSource = WatchedSource(first)
+        firstSource = ObjectIdentifier(first)
         self.body = body
         self.second = Upstream(second)
-        super.init(source: .passUnretained(first))
+        super.init(firstOfPair: first)
         keepsPair = true
     }
 
@@ -115,7 +113,8 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
 
     /// Parks the step on both sources for `owner`, the zip, when a reader first demands it
     /// (`source`, the first, is in `sourcesToConnect` too).
-    override func connectOnDemand(owner: _FutureCore, source: _FutureCore) {
+    @usableFromInline
+    func connectOnDemand(owner: _FutureCore, first: _FutureCore?) {
         guard let (first, second) = sourcesToConnect.take() else { return }
         attach(owner)
         let firstRegistration = first.addResolutionCallback(parked: .step(self))
@@ -167,8 +166,9 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
         }
     }
 
-    override func resolveOwner(from source: _FutureCore) {
-        let isFirst = firstSource.isAt(source)
+    @usableFromInline
+    func resolveOwner(from source: _FutureCore) {
+        let isFirst = firstSource == ObjectIdentifier(source)
         let outcome = withArrivals { state -> Outcome in
             guard state.child != nil else { return .none }
             // Its resolution handed this callback over: nothing to take back from it.
@@ -184,7 +184,8 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
         run(outcome)
     }
 
-    override func abandonStep(into list: inout [Any]) {
+    @usableFromInline
+    func abandonStep(into list: inout [Any]) {
         // A lazy zip let go of before a reader connected it: only its sources to let go of.
         if let (first, second) = sourcesToConnect.take() {
             list.append(first)
@@ -195,13 +196,17 @@ final class _ZipPairStep: DerivedLinks, @unchecked Sendable {
         // decided already, or resolved by `cancel()`, which takes the callbacks back: nothing can
         // decide it now, and the child, kept here, would keep this step (its links) for ever.
         // Freed, the first source can no longer be retained.
-        let firstIsGone = firstSource.future == nil
+        // The links' own link to the first source, read under the lock that guards it, and
+        // released after it (a release may free a future, whose deinit takes a stripe's lock).
+        var firstAlive: _FutureCore?
         let outcome = withArrivals { state -> Outcome in
             guard let child = state.child else { return .none }
-            if firstIsGone || child._isResolved { return Self.drop(&state) }
+            firstAlive = linkedFirstSource
+            if firstAlive == nil || child._isResolved { return Self.drop(&state) }
             state.secondLost = true
             return Self.decide(&state)
         }
+        _ = firstAlive
         switch outcome {
         case .none: break
         case .dropped(let child, let arrived): list.append(child); list.append(arrived)

@@ -166,9 +166,8 @@ extension Future {
 // Overloads without a context, so that the most common call (`future.onSuccess { … }`) passes
 // none: a default argument is a copy of `ExecutionContext.immediate`, whose scheduler, one object
 // for the whole process, was retained and released by every call, on every thread. Each registers
-// one closure, which reads the result and calls `callback`: through a helper that wrapped a
-// closure of the result in a closure of the future, a callback was two closures, two contexts to
-// allocate, and the inner one held the context (BENCHMARKS.md, fourteenth round).
+// one closure, which reads the result and calls `callback`, not a closure of the result wrapped
+// in a closure of the future: two contexts to allocate, the inner one holding the context.
 // The versions with a context, and those on the main actor, register one closure the same way.
 extension Future {
     /// Calls `callback` with the result once the future resolves, on the thread that resolves it:

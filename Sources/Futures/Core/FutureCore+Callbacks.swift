@@ -186,10 +186,9 @@ extension _FutureCore {
     private func deliver(held: consuming ParkedCallback?, callbacks: consuming ParkedCallbacks?) {
         // The callers pass what they took (`take()`), and each value is consumed where it is
         // bound: it moves on to the trampoline, which queues it, instead of being copied (a
-        // retain now and a release later, per callback: 90 instructions on a callback's row).
-        // The `consume`s are written out: without them the optimizer copied the held callback
-        // into its entry and destroyed the original after the delivery, 79 instructions per step
-        // of a pending `map` or `flatMap` chain (BENCHMARKS.md, thirteenth round).
+        // retain now and a release later, per callback). The `consume`s are written out: without
+        // them the optimizer copies the held callback into its entry and destroys the original
+        // after the delivery, on each step of a pending `map` or `flatMap` chain.
         if let held = consume held {
             let first = ParkedEntry(token: 0, callback: consume held)
             switch consume callbacks {

@@ -8,9 +8,9 @@ extension _FutureCore {
         while true {
             if node === target { return true }
             guard node._kind.isDerived, !node._isResolved, visited.insert(ObjectIdentifier(node)).inserted,
-                let sources = node.withLinks({ $0.upstreams }), sources.count == 1
+                let source = node.withLinks({ $0.soleUpstream }) ?? nil
             else { return false }
-            node = sources[0]
+            node = source
         }
     }
 }

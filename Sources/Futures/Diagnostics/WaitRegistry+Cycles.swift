@@ -93,11 +93,11 @@ extension WaitRegistry {
             case .resolved, .completing:
                 return nil
             case .pending:
-                guard word.kind.isDerived, let sources = next.withLinks({ $0.upstreams }), sources.count == 1 else {
+                guard word.kind.isDerived, let source = next.withLinks({ $0.soleUpstream }) ?? nil else {
                     return nil
                 }
                 if let cycle = visit(next, .derived) { return cycle }
-                next = sources[0]
+                next = source
             case .running:
                 let chain: [_FutureCore]
                 let waitsFor: _FutureCore

@@ -300,32 +300,6 @@ final class PoolWakeUp: @unchecked Sendable {
     func signal() { pthread_cond_signal(condition) }
 }
 
-/// The Swift runtime's `swift_tryRetain`, looked up once: adds a strong reference to a native
-/// object unless its deinit has begun, and returns the object, or `nil` if it did not.
-///
-/// It is the runtime's own entry point for that (part of the ABI Apple's platforms keep stable,
-/// exported by the runtime on Linux too), which Swift offers no spelling of but `weak` loads. It is
-/// looked up, not declared with `@_silgen_name`: the runtime's names are reserved, and the lookup
-/// calls it with its C calling convention. See `WatchedSource`, the one caller, which keeps the
-/// object's memory allocated while it may call this.
-enum RuntimeTryRetain {
-    typealias Function = @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?
-
-    static let function: Function = {
-        // RTLD_DEFAULT: -2 on Apple platforms, where a null handle is an error; a null handle
-        // elsewhere (a cast macro, which Swift does not import from Glibc or Musl).
-        #if canImport(Darwin)
-            let everyLoadedImage = RTLD_DEFAULT
-        #else
-            let everyLoadedImage = UnsafeMutableRawPointer(bitPattern: 0)
-        #endif
-        guard let symbol = dlsym(everyLoadedImage, "swift_tryRetain") else {
-            preconditionFailure("Futures needs the Swift runtime's swift_tryRetain, which this process does not export")
-        }
-        return unsafeBitCast(symbol, to: Function.self)
-    }()
-}
-
 /// A parking-lot stripe's condition: every reader parked on the stripe's futures waits on it,
 /// with the stripe's lock (a `PoolLock`), and it is only ever broadcast.
 ///

@@ -137,12 +137,10 @@ final class BoundedAllRun: @unchecked Sendable {
     func start(resolving child: _FutureCore) {
         assert(self.child == nil, "a bounded all's run started twice")
         self.child = .passRetained(child)
-        // Watched, not strong: the callback is parked on `child`, which the run holds, and a
-        // strong capture kept both for ever once every future in flight was freed unresolved
-        // (their promises dropped). The futures in flight hold the run through their callbacks
-        // while they can resolve; without them, there is nothing for this callback to do. Not
-        // `weak` either: a weak reference gave the run a side table, and sent every retain and
-        // release of it, several per job, down the runtime's slow path.
+        // Weak: the callback is parked on `child`, which the run holds, and a strong capture
+        // kept both for ever once every future in flight was freed unresolved (their promises
+        // dropped). The futures in flight hold the run through their callbacks while they can
+        // resolve; without them, there is nothing for this callback to do.
         let watched = WatchedReference(self)
         child.addResolutionCallback { child in
             guard let run = watched.object else { return }
@@ -205,7 +203,7 @@ final class BoundedAllRun: @unchecked Sendable {
                 guard !child._isResolved || !state.withLock({ $0.isOver }) else { return }
                 child.replaceUpstream(inSlot: slot, with: future)
                 future.startWithoutBlocking()
-                registration = future.addResolutionCallback(parked: .boundedAllSlot(self, slot: slot))
+                registration = future.addResolutionCallback { [self] future in finished(future, inSlot: slot) }
             }
             var released = BoundedAllClaim.Released()
             var stale: CallbackRegistration?
@@ -229,8 +227,7 @@ final class BoundedAllRun: @unchecked Sendable {
         }
     }
 
-    /// Takes in the resolved future of the item in `slot` (the run's callback on it,
-    /// `ParkedCallback.boundedAllSlot`).
+    /// Takes in the resolved future of the item in `slot` (the run's callback on it).
     func finished(_ future: _FutureCore, inSlot slot: Int) {
         let failure = typed.failure(future)
         let cancelled = future._isCancelled

@@ -10,7 +10,10 @@ extension Future {
     /// timeout starts now; a lazy future's timeout is lazy too: nothing runs and no clock starts
     /// until it is first read. Then this future's work is started on the global context (as
     /// ``get()`` starts it), not on the reader's thread, so that the reader can leave at the
-    /// deadline. A zero or negative `duration` gives the result if this future has already
+    /// deadline. Queued background work that a blocking reader may claim (see
+    /// <doc:ThreadsContextsAndDeadlocks>) it claims through a timeout as through any derived
+    /// future, so that it never waits on work that no thread will run: the work of the serial
+    /// queue it runs on, for one. A zero or negative `duration` gives the result if this future has already
     /// resolved when the clock starts, and the timeout error otherwise.
     ///
     /// Its timer, and what it holds (the new future, `error`), is kept until the timer fires or
@@ -85,11 +88,12 @@ extension Future {
     ) -> Future<Value, NewFailure> {
         let source = self
         // Inlinable, with its callbacks, so that they are compiled for the caller's types:
-        // unspecialized, a timeout looked up the metadata of `Future` and of its slot four times
-        // each at run time, about 3,000 instructions of a timeout on a promise kept in time.
-        // No upstreams: a blocking reader must not run this future's work on its own thread,
-        // or it could not leave at the deadline. The connection starts the work instead.
-        return .init(derivingFrom: [], kindOf: [self], fileID: fileID, line: line) { child in
+        // unspecialized, a timeout looked up the metadata of `Future` and of its slot at run time.
+        // A blocking reader walks up to the source's work as through any link, but starts lazy
+        // work on a context instead of running it on its own thread, so that it can leave at the
+        // deadline (`readersStartLazyWork`); queued work it may claim, it claims. The connection
+        // starts the work too, for a reader that does not block.
+        return .init(derivingFrom: [self], readersStartLazyWork: true, fileID: fileID, line: line) { child in
             let race = TakeOnce(child)
             // The child keeps the registration and the timer, and undoes both once it is
             // decided (`dropUpstreams`): the winner's side is done, and the loser's must not

@@ -3,8 +3,8 @@ import Testing
 
 @testable import Futures
 
-/// A derived future's link to a source that something else keeps alive (`WatchedSource`): it
-/// keeps the source's memory, not its life, and reads it as gone once its deinit has begun.
+/// A derived future's link to a source that something else keeps alive (`WatchedSource`): a weak
+/// reference, which reads the source as gone once it is freed.
 @Suite("a derived future's watched link to its source")
 struct WatchedSourceTests {
     @Test("the link reads its source while it lives, and nothing once it is freed")
@@ -16,7 +16,7 @@ struct WatchedSourceTests {
         promise = nil
         // The link did not keep it: its deinit ran (the weak reference reads nil)...
         #expect(watched.isReleased)
-        // ...and the link says so, reading memory it kept allocated.
+        // ...and the link says so.
         #expect(link.future == nil)
     }
 

@@ -1,34 +1,42 @@
-/// A callback waiting for a future to resolve: it receives the resolved future.
-///
-/// Most are closures. A `map`'s is the child's links themselves (`MapStep`), which hold the child
-/// and the transform: one object for the links and the callback, where a closure that captured
-/// them was an allocation of its own per step of a chain. A closure lets go of what it captured
-/// when it is freed; a step is told (`abandon(into:)`), because its child also holds it.
-///
-/// A bounded `Future.all`'s callback is its run and the slot of the item's future: a closure that
-/// captured the run and two numbers was an allocation of its own per job, where this costs none
-/// (a closure that captures one object and nothing else uses that object as its context, which
-/// is why the other toolbox callbacks stay closures). The enum is 17 bytes with or without it.
+/// A callback that is an object of its own, parked as it is (`ParkedCallback.step`): a derived
+/// future's step (`MapStep`, `FlatMapStep`, `_ZipPairStep`), which is also the child's links.
+/// A closure lets go of what it captured when it is freed; a step is told (`abandon(into:)`),
+/// because its child also holds it.
+@usableFromInline
+protocol DerivedStep: AnyObject {
+    /// Resolves the step's child from `source`, which has resolved.
+    func resolveOwner(from source: _FutureCore)
+    /// Lets go, into the release trampoline's `list`, of what the step holds for its child's
+    /// resolution: the callback will never run (its source was freed pending, or it was taken
+    /// back), or the step was never parked (its lazy child was cancelled first).
+    func abandonStep(into list: inout [Any])
+    /// Parks the step on its sources for `owner`, a child of a lazy source that a reader
+    /// demands; `first` is the first source, taken under the lock that cleared the mark
+    /// (`DerivedLinks.connectsOnDemand`).
+    func connectOnDemand(owner: _FutureCore, first: _FutureCore?)
+}
+
+/// A callback waiting for a future to resolve: it receives the resolved future. Most are
+/// closures; a derived future's step is an object of its own (`DerivedStep`): one object for the
+/// links and the callback, where a closure that captured them would be an allocation more.
 @usableFromInline
 enum ParkedCallback {
     case closure(@Sendable (_FutureCore) -> Void)
-    case step(DerivedLinks)
-    case boundedAllSlot(BoundedAllRun, slot: Int)
+    case step(any DerivedStep)
 
     /// Runs the callback with `future`, which has resolved.
     @inline(__always)
     func run(with future: _FutureCore) {
         switch self {
         case .closure(let body): body(future)
-        case .step(let links): links.resolveOwner(from: future)
-        case .boundedAllSlot(let run, let slot): run.finished(future, inSlot: slot)
+        case .step(let step): step.resolveOwner(from: future)
         }
     }
 
     /// Lets go, into the release trampoline's `list`, of what the callback holds for a future
     /// that will never resolve: its source was freed pending, or it was taken back.
     func abandon(into list: inout [Any]) {
-        if case .step(let links) = self { links.abandonStep(into: &list) }
+        if case .step(let step) = self { step.abandonStep(into: &list) }
     }
 }
 
@@ -101,8 +109,7 @@ enum ParkedCallbacks {
 
 /// Callbacks queued on a thread that runs callbacks (`CallbackTrampoline`), with the future they
 /// receive. The queue's place of one that was moved out to run holds `nil`: a placeholder with
-/// an empty list cost a release of the empty array, and one of the absent future, each time a
-/// delivery took its place (BENCHMARKS.md, twenty-third round).
+/// an empty list would be released, with the absent future, each time a delivery took its place.
 struct PendingDelivery {
     let future: _FutureCore
     let callbacks: ParkedCallbacks

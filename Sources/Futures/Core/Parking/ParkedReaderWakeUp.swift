@@ -103,8 +103,7 @@ extension DerivedLinks {
 
 /// Which parked readers a new source of a derived future calls back to walk up again: those that
 /// would do something about it (`_FutureCore.demand`). Waking the others costs a wake-up and a
-/// walk each, and they park again: for a bounded `all` of trivial background jobs read from the
-/// main thread, that was about half of each job's time (BENCHMARKS.md, ninth round).
+/// walk each, and they park again: per job, for a bounded `all` read from the main thread.
 enum NewSourceCall: Equatable {
     /// Every reader: the source is lazy work that a reader runs, or a derived future whose own
     /// sources the reader must walk to.
