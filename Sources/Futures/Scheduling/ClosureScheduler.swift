@@ -1,6 +1,5 @@
-/// Where the jobs of a context made from a closure run (``ExecutionContext/init(_:)``, `.queue`,
-/// `.main`, `.immediate`): each job is one call of the closure, and the closure's owner decides
-/// the threads. The reader's rule is the same as everywhere, with this context's own counters.
+/// The runner of a closure context (``ExecutionContext/init(_:)``, `.queue`, `.main`,
+/// `.immediate`): one call of the closure per job, on threads the closure's owner decides.
 final class ClosureScheduler: JobRunner, Sendable {
     private let executeWork: @Sendable (@escaping @Sendable () -> Void) -> Void
     let counts = RunnerCounts(cpuSlots: ContextScheduler.cores)

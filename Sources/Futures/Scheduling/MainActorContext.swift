@@ -4,9 +4,8 @@ import Dispatch
 /// ``Future/onComplete(on:_:)-(MainActorContext,_)``, ``Future/onSuccess(on:_:)-(MainActorContext,_)`` and
 /// ``Future/onFailure(on:_:)-(MainActorContext,_)``.
 ///
-/// A callback given to it is a `@MainActor` closure, so it may touch main-actor state, and it
-/// runs on the main actor: a job on the main dispatch queue, the main actor's executor, in the
-/// order the callbacks were handed over (with the work of ``ExecutionContext/main``).
+/// Callbacks are `@MainActor` closures, run as jobs on the main dispatch queue in the order
+/// handed over (with the work of ``ExecutionContext/main``).
 ///
 /// ```swift
 /// @MainActor final class ProfileModel {
