@@ -114,9 +114,7 @@ public struct MissingCallbackValueError: Error, CustomStringConvertible {
     public init(site: String) { self.site = site }
 
     /// "the callback API wrapped at Loader.swift:42 completed with neither a value nor an error".
-    public var description: String {
-        "the callback API wrapped at \(site) completed with neither a value nor an error"
-    }
+    public var description: String { "the callback API wrapped at \(site) completed with neither a value nor an error" }
 }
 
 extension Future where Failure == any Error {

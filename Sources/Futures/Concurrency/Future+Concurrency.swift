@@ -144,9 +144,7 @@ final class CancellableWait<Outcome: Sendable>: Sendable {
         if !kept { _FutureCore.removeResolutionCallback(registration) }
     }
 
-    func resume(with outcome: Outcome) {
-        take()?.resume(returning: outcome)
-    }
+    func resume(with outcome: Outcome) { take()?.resume(returning: outcome) }
 
     func cancel() {
         let taken = state.withLock { state -> (UnsafeContinuation<Outcome?, Never>, CallbackRegistration?)? in

@@ -4,9 +4,7 @@ final class ClosureScheduler: JobRunner, Sendable {
     private let executeWork: @Sendable (@escaping @Sendable () -> Void) -> Void
     let counts = RunnerCounts(cpuSlots: ContextScheduler.cores)
 
-    init(_ execute: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
-        executeWork = execute
-    }
+    init(_ execute: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) { executeWork = execute }
 
     func submit(_ job: consuming Job) {
         counts.jobSubmitted()
@@ -18,9 +16,7 @@ final class ClosureScheduler: JobRunner, Sendable {
         }
     }
 
-    func execute(_ work: @escaping @Sendable () -> Void) {
-        executeWork(work)
-    }
+    func execute(_ work: @escaping @Sendable () -> Void) { executeWork(work) }
 
     func readerClaimed(_ future: _FutureCore) {}
 

@@ -72,19 +72,13 @@ final class ContextScheduler: Sendable {
     // MARK: What a context does
 
     @usableFromInline
-    func submit(_ job: consuming Job) {
-        runner.submit(job)
-    }
+    func submit(_ job: consuming Job) { runner.submit(job) }
 
     @usableFromInline
-    func execute(_ work: @escaping @Sendable () -> Void) {
-        runner.execute(work)
-    }
+    func execute(_ work: @escaping @Sendable () -> Void) { runner.execute(work) }
 
     @usableFromInline
-    func readerClaimed(_ future: _FutureCore) {
-        runner.readerClaimed(future)
-    }
+    func readerClaimed(_ future: _FutureCore) { runner.readerClaimed(future) }
 
     var canStartMoreRunners: Bool { runner.canStartMoreRunners }
 

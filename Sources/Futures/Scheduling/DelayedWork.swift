@@ -7,14 +7,10 @@ enum DelayedWork {
         // any thread.
         private let source: any DispatchSourceTimer
 
-        fileprivate init(_ source: any DispatchSourceTimer) {
-            self.source = source
-        }
+        fileprivate init(_ source: any DispatchSourceTimer) { self.source = source }
 
         /// Releases the work and its captures at once, not at the deadline. Harmless after it ran.
-        func cancel() {
-            source.cancel()
-        }
+        func cancel() { source.cancel() }
     }
 
     /// Runs `work` on the global queue after `delay` (soon if not positive).

@@ -37,20 +37,12 @@ public struct ExecutionContext: Sendable {
         owner = owned ? PoolOwner(pool) : nil
     }
 
-    /// A built-in context, in a `static let`: it and its pool live as long as the process.
-    init(livingForeverOn pool: ThreadPool) {
-        scheduler = ContextScheduler(runner: pool)
-        owner = nil
-    }
-
     /// Runs `work` on this context.
     ///
     /// ```swift
     /// ExecutionContext.global().execute { print("on one of the global context's threads") }
     /// ```
-    public func execute(_ work: @escaping @Sendable () -> Void) {
-        scheduler.execute(work)
-    }
+    public func execute(_ work: @escaping @Sendable () -> Void) { scheduler.execute(work) }
 
     /// Runs work at once, on the thread that hands it over.
     ///
@@ -99,7 +91,7 @@ public struct ExecutionContext: Sendable {
     /// ```swift
     /// let pages = urls.map { url in BackgroundFuture(on: .io) { try Data(contentsOf: url) } }
     /// ```
-    public static let io = ExecutionContext(livingForeverOn: ThreadPool(.io))
+    public static let io = ExecutionContext(pool: ThreadPool(.io), owned: false)
 
     /// Runs work asynchronously on `queue`.
     ///
@@ -114,11 +106,11 @@ public struct ExecutionContext: Sendable {
 
 /// One context and pool per quality of service, made once: the default argument allocates nothing.
 private enum GlobalContexts {
-    static let background = ExecutionContext(livingForeverOn: ThreadPool(.global(qos: .background)))
-    static let utility = ExecutionContext(livingForeverOn: ThreadPool(.global(qos: .utility)))
-    static let `default` = ExecutionContext(livingForeverOn: ThreadPool(.global(qos: .default)))
-    static let userInitiated = ExecutionContext(livingForeverOn: ThreadPool(.global(qos: .userInitiated)))
-    static let userInteractive = ExecutionContext(livingForeverOn: ThreadPool(.global(qos: .userInteractive)))
+    static let background = ExecutionContext(pool: ThreadPool(.global(qos: .background)), owned: false)
+    static let utility = ExecutionContext(pool: ThreadPool(.global(qos: .utility)), owned: false)
+    static let `default` = ExecutionContext(pool: ThreadPool(.global(qos: .default)), owned: false)
+    static let userInitiated = ExecutionContext(pool: ThreadPool(.global(qos: .userInitiated)), owned: false)
+    static let userInteractive = ExecutionContext(pool: ThreadPool(.global(qos: .userInteractive)), owned: false)
 }
 
 extension ThreadPool.Configuration {

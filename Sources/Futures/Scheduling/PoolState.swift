@@ -60,14 +60,10 @@ struct PoolState: Equatable {
     var comingRunners: Int { wakeTokens + starting + spinning }
 
     /// One per queued entry no coming runner will take, while slots are free.
-    var runnersWanted: Int {
-        max(0, min(queuedEntries - comingRunners, cpuSlots - computing - comingRunners))
-    }
+    var runnersWanted: Int { max(0, min(queuedEntries - comingRunners, cpuSlots - computing - comingRunners)) }
 
     /// Queued work waits for a slot only the monitor's detection could free: the monitor watches.
-    var workWaitsForASlot: Bool {
-        queuedEntries > comingRunners && computing + comingRunners >= cpuSlots
-    }
+    var workWaitsForASlot: Bool { queuedEntries > comingRunners && computing + comingRunners >= cpuSlots }
 
     /// A slot freed without a start: the monitor starts the runners.
     var slotWaitsForARunner: Bool { runnersWanted > 0 }
@@ -102,19 +98,13 @@ struct PoolState: Equatable {
         return startRunners(limit: .max)
     }
 
-    mutating func shutDown() {
-        isShutDown = true
-    }
+    mutating func shutDown() { isShutDown = true }
 
     // MARK: Transitions of a worker
 
-    mutating func workerStarted() {
-        starting -= 1
-    }
+    mutating func workerStarted() { starting -= 1 }
 
-    mutating func workerExited() {
-        threads -= 1
-    }
+    mutating func workerExited() { threads -= 1 }
 
     /// A worker that `holdsASlot` (just ended a job, still counted) passes its slot to the next
     /// job; any other needs a free one. So runners beyond the limit stop as their jobs end.
@@ -145,9 +135,7 @@ struct PoolState: Equatable {
         return .wait(actions)
     }
 
-    mutating func watchEnded() {
-        spinning = 0
-    }
+    mutating func watchEnded() { spinning = 0 }
 
     /// Returns whether the worker may retire when its wait times out.
     mutating func idleWaitBegan() -> Bool {

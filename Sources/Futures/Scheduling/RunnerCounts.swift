@@ -24,9 +24,7 @@ final class RunnerCounts: Sendable {
     @inlinable var computingNow: Int { computing.load(ordering: .relaxed) }
     @inlinable var unclaimedNow: Int { unclaimed.load(ordering: .relaxed) }
 
-    func runnerStarted() {
-        computing.wrappingAdd(1, ordering: .relaxed)
-    }
+    func runnerStarted() { computing.wrappingAdd(1, ordering: .relaxed) }
 
     /// Returns whether jobs wait unclaimed: the freed slot may be theirs.
     @discardableResult
@@ -35,12 +33,8 @@ final class RunnerCounts: Sendable {
         return unclaimed.load(ordering: .relaxed) > 0
     }
 
-    func jobSubmitted() {
-        unclaimed.wrappingAdd(1, ordering: .relaxed)
-    }
+    func jobSubmitted() { unclaimed.wrappingAdd(1, ordering: .relaxed) }
 
     @inlinable
-    func jobLeftTheQueue() {
-        unclaimed.wrappingSubtract(1, ordering: .relaxed)
-    }
+    func jobLeftTheQueue() { unclaimed.wrappingSubtract(1, ordering: .relaxed) }
 }

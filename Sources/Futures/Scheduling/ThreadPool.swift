@@ -101,13 +101,9 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
         return futures
     }
 
-    var threads: (now: Int, peak: Int) {
-        (threadCount.load(ordering: .relaxed), threadPeak.load(ordering: .relaxed))
-    }
+    var threads: (now: Int, peak: Int) { (threadCount.load(ordering: .relaxed), threadPeak.load(ordering: .relaxed)) }
 
-    var canStartMoreRunners: Bool {
-        threadCount.load(ordering: .relaxed) < configuration.maxThreads
-    }
+    var canStartMoreRunners: Bool { threadCount.load(ordering: .relaxed) < configuration.maxThreads }
 
     var runnerQoS: ThreadQoS { ThreadQoS(configuration.qualityOfService) }
 
@@ -133,9 +129,7 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
         apply(actions)
     }
 
-    func execute(_ work: @escaping @Sendable () -> Void) {
-        submit(.closure(work))
-    }
+    func execute(_ work: @escaping @Sendable () -> Void) { submit(.closure(work)) }
 
     func readerClaimed(_ future: _FutureCore) {
         lock.lock()

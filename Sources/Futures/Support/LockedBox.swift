@@ -9,9 +9,7 @@ final class LockedBox<Value: Sendable>: @unchecked Sendable {
     /// The lock already gives exclusive access (gated: `all` per input, bounded).
     @exclusivity(unchecked) private var value: Value
 
-    init(_ value: Value) {
-        self.value = value
-    }
+    init(_ value: Value) { self.value = value }
 
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         acquire()

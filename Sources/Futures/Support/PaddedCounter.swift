@@ -15,9 +15,7 @@ final class PaddedCounter: @unchecked Sendable {
         storage.deallocate()
     }
 
-    func load() -> Int {
-        storage.assumingMemoryBound(to: Atomic<Int>.self).pointee.load(ordering: .relaxed)
-    }
+    func load() -> Int { storage.assumingMemoryBound(to: Atomic<Int>.self).pointee.load(ordering: .relaxed) }
 
     func store(_ value: Int) {
         storage.assumingMemoryBound(to: Atomic<Int>.self).pointee.store(value, ordering: .relaxed)

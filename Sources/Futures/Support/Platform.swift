@@ -21,9 +21,7 @@ enum ThreadLocalSlot {
     private static let keyPlusOne = Atomic<UInt>(0)
 
     /// The object stored for this thread, unretained; `nil` if none.
-    static func load() -> UnsafeMutableRawPointer? {
-        pthread_getspecific(key)
-    }
+    static func load() -> UnsafeMutableRawPointer? { pthread_getspecific(key) }
 
     /// Stores `object` (already retained) for this thread; it is released when the thread exits.
     static func store(_ object: UnsafeMutableRawPointer) {

@@ -7,9 +7,7 @@ final class TakeOnce: Sendable {
     private let slot: LockedBox<(any AnyObject & Sendable)?>
 
     @usableFromInline
-    init(_ object: some AnyObject & Sendable) {
-        slot = LockedBox(object)
-    }
+    init(_ object: some AnyObject & Sendable) { slot = LockedBox(object) }
 
     @usableFromInline
     func take<Object: AnyObject>(as type: Object.Type) -> Object? {

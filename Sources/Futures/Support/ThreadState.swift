@@ -28,13 +28,9 @@ final class ThreadState {
     @exclusivity(unchecked) var pendingReleases: [Any] = []
     var isReleasing = false
 
-    private init() {
-        runningBuffer = .allocate(capacity: runningCapacity)
-    }
+    private init() { runningBuffer = .allocate(capacity: runningCapacity) }
 
-    deinit {
-        runningBuffer.deallocate()
-    }
+    deinit { runningBuffer.deallocate() }
 
     func pushRunning(_ future: _FutureCore) {
         if runningCount == runningCapacity {
@@ -48,14 +44,10 @@ final class ThreadState {
         runningCount &+= 1
     }
 
-    func popRunning() {
-        runningCount &-= 1
-    }
+    func popRunning() { runningCount &-= 1 }
 
     /// A copy, for slow paths.
-    var running: [Unmanaged<_FutureCore>] {
-        Array(UnsafeBufferPointer(start: runningBuffer, count: runningCount))
-    }
+    var running: [Unmanaged<_FutureCore>] { Array(UnsafeBufferPointer(start: runningBuffer, count: runningCount)) }
 
     var innermostRunning: _FutureCore? {
         runningCount > 0 ? runningBuffer[runningCount - 1].takeUnretainedValue() : nil
@@ -67,9 +59,7 @@ final class ThreadState {
         return false
     }
 
-    static var current: ThreadState {
-        currentUnmanaged.takeUnretainedValue()
-    }
+    static var current: ThreadState { currentUnmanaged.takeUnretainedValue() }
 
     /// Made on first use; unretained, the slot holding it while the thread lives.
     static var currentUnmanaged: Unmanaged<ThreadState> {
@@ -110,15 +100,9 @@ enum CurrentWork {
         state._withUnsafeGuaranteedRef { $0.popRunning() }
     }
 
-    static func contains(_ future: _FutureCore) -> Bool {
-        ThreadState.existing?.isRunning(future) ?? false
-    }
+    static func contains(_ future: _FutureCore) -> Bool { ThreadState.existing?.isRunning(future) ?? false }
 
-    static var isInsideWork: Bool {
-        (ThreadState.existing?.runningCount ?? 0) > 0
-    }
+    static var isInsideWork: Bool { (ThreadState.existing?.runningCount ?? 0) > 0 }
 
-    static var innermost: _FutureCore? {
-        ThreadState.existing?.innermostRunning
-    }
+    static var innermost: _FutureCore? { ThreadState.existing?.innermostRunning }
 }
