@@ -6,15 +6,11 @@ extension Future {
     /// The read for async code: it registers a callback and suspends, parking no thread of the
     /// cooperative pool. A lazy future's work starts on the global context.
     ///
-    /// Where `Failure` is `any Error`, the wait is cancellable: a cancelled task stops waiting
-    /// and throws `CancellationError` (and takes its callback back); the future goes on (to
-    /// cancel the work, call ``cancel()``). A resolved future gives its result even in a
-    /// cancelled task. For other `Failure`s, ``cancellableResult()`` is the cancellable wait.
+    /// Where `Failure` is `any Error`, a cancelled task stops waiting with `CancellationError`;
+    /// the future goes on (``cancel()`` cancels it). Elsewhere use ``cancellableResult()``.
     ///
     /// ```swift
-    /// let image = BackgroundFuture { decode(bytes) }           // Future<Image, Never>
-    /// let shown = await image.get()
-    ///
+    /// let image = await BackgroundFuture { decode(bytes) }.get()   // Failure == Never: no `try`
     /// let profile = BackgroundFuture { try api.profile(for: id) }   // Future<Profile, any Error>
     /// let task = Task { try await profile.get() }
     /// task.cancel()            // the task's wait ends with CancellationError; the load goes on
@@ -57,9 +53,7 @@ extension Future {
     ///
     /// ```swift
     /// let index = LazyFuture { buildIndex(of: corpus) }            // Future<Index, Never>
-    /// let result = try await index.cancellableResult()             // throws only CancellationError
-    /// let value = result.get()                                     // cannot fail: no `try`
-    ///
+    /// let value = try await index.cancellableResult().get()        // throws only CancellationError
     /// let config = BackgroundFuture { () throws(ConfigError) in try loadConfig() }
     /// let settings = try await config.cancellableResult().get()    // CancellationError or ConfigError
     /// ```

@@ -17,12 +17,8 @@ final class ClosureScheduler: JobRunner, Sendable {
     }
 
     func execute(_ work: @escaping @Sendable () -> Void) { executeWork(work) }
-
     func readerClaimed(_ future: _FutureCore) {}
-
     func runnerSlotFreed() {}
-
     var canStartMoreRunners: Bool { false }
-
     var runnerQoS: ThreadQoS { .unspecified }
 }

@@ -14,7 +14,7 @@ enum Job: Sendable {
         }
     }
 
-    /// Looks without copying (an `if case` on an optional copy retained and released the payload).
+    /// Tests the case without copying the job (an `if case` on an optional copy retains the payload).
     var isClosure: Bool {
         if case .closure = self { return true }
         return false
@@ -45,13 +45,10 @@ protocol JobRunner: AnyObject, Sendable {
     var runnerQoS: ThreadQoS { get }
 }
 
-/// The scheduling behind an ``ExecutionContext``: its runner, its counts, and the rule for when
-/// a blocking reader runs a queued background future itself (docs/design.md, Claiming).
-///
-/// A reader inside future work always claims, so nested and fan-out futures finish when every
-/// runner waits. A top-level reader claims at once only if `computing + unclaimed <= cpuSlots`
-/// (not a third runner on two busy cores); otherwise it parks and, at each look, claims if a slot
-/// is free, or after `starvationLimit` on a context that cannot start more runners.
+/// An ``ExecutionContext``'s runner and counts, and when a blocking reader runs queued work itself
+/// (docs/design.md, Claiming): inside future work always (nested futures finish when every runner
+/// waits); at top level at once only if `computing + unclaimed <= cpuSlots`, else at a later look
+/// with a free slot, or after `starvationLimit` on a context that cannot start more runners.
 @usableFromInline
 final class ContextScheduler: Sendable {
     static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -71,17 +68,10 @@ final class ContextScheduler: Sendable {
 
     // MARK: What a context does
 
-    @usableFromInline
-    func submit(_ job: consuming Job) { runner.submit(job) }
-
-    @usableFromInline
-    func execute(_ work: @escaping @Sendable () -> Void) { runner.execute(work) }
-
-    @usableFromInline
-    func readerClaimed(_ future: _FutureCore) { runner.readerClaimed(future) }
-
+    @usableFromInline func submit(_ job: consuming Job) { runner.submit(job) }
+    @usableFromInline func execute(_ work: @escaping @Sendable () -> Void) { runner.execute(work) }
+    @usableFromInline func readerClaimed(_ future: _FutureCore) { runner.readerClaimed(future) }
     var canStartMoreRunners: Bool { runner.canStartMoreRunners }
-
     var runnerQoS: ThreadQoS { runner.runnerQoS }
 
     // MARK: The reader's rule
@@ -133,9 +123,8 @@ final class ContextScheduler: Sendable {
     }
 }
 
-/// A runner parked in a future's wait stops counting as computing, so its context may start
-/// other work: a pool worker through its `WorkerRecord` (which the monitor also changes), other
-/// counted threads on their context's counter.
+/// A runner parked in a future's wait stops counting as computing: a pool worker through its
+/// `WorkerRecord` (which the monitor also changes), other counted threads on their context's counter.
 struct RunnerAccounting {
     private enum Kind {
         case none

@@ -16,8 +16,7 @@ import Foundation
 /// and ``init(_:)`` contexts count their work per instance.
 public struct ExecutionContext: Sendable {
     @usableFromInline let scheduler: ContextScheduler
-    /// Shuts down a pool made for this context with its last copy; `nil` for process-long and
-    /// closure contexts.
+    /// Shuts a pool made for this context down with its last copy.
     private let owner: PoolOwner?
 
     /// A context that runs work by calling `execute`.
@@ -63,10 +62,9 @@ public struct ExecutionContext: Sendable {
     /// The context for background work: Futures' own threads, one computing per core, and more
     /// while some block, up to 64, for each quality of service.
     ///
-    /// Work waits in a first-in first-out queue. When a running thread blocks (a file, the
-    /// network, a `sleep`: its CPU time stalls and the kernel says it is not runnable), a monitor
-    /// gives its core to the next job on another thread; a thread parked reading a future gives
-    /// its core up at once. Threads beyond one per core exit after 2 seconds without work.
+    /// Work waits in a first-in first-out queue. A thread that blocks (a file, the network, a
+    /// `sleep`) gives its core to the next job. Threads beyond one per core exit after 2 seconds
+    /// without work.
     ///
     /// ```swift
     /// let report = BackgroundFuture(on: .global(qos: .utility)) { buildReport() }

@@ -1,6 +1,5 @@
-/// An idle pool worker: its own condition, and whether a wake-up token was sent to it. The pool
-/// wakes the most recently idle (warmest caches; the others time out and retire), and only the
-/// addressee takes a token, so a lost signal never decides which worker runs (`PoolWakeUp`).
+/// An idle pool worker. The pool wakes the most recently idle (warmest caches; the others retire),
+/// and only the addressee takes a token, so a lost signal never decides who runs (`PoolWakeUp`).
 final class IdleWaiter: @unchecked Sendable {
     // @unchecked: `hasToken` and `tokenSentAt` are used only under the pool's lock.
 

@@ -1,9 +1,8 @@
 import Foundation
 import Synchronization
 
-/// Wake-ups the platform lost (e.g. glibc bug 25847; docs/testing.md) and a worker's periodic
-/// recheck (`EngineTiming.lostWakeUpRecheck`) recovered: counted, and reported on standard error
-/// in debug builds, so a soak run shows whether the platform still loses them.
+/// Wake-ups the platform lost (glibc bug 25847; docs/testing.md) and a worker's recheck recovered:
+/// counted, and reported in debug builds, so a soak run shows whether the platform still loses them.
 enum LostWakeUps {
     /// Younger tokens are a race with a timed wait's end, not a loss.
     static var threshold: UInt64 { 100_000_000 }

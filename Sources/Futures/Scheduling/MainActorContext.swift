@@ -8,12 +8,7 @@ import Dispatch
 /// handed over (with the work of ``ExecutionContext/main``).
 ///
 /// ```swift
-/// @MainActor final class ProfileModel {
-///     var title = ""
-///     func load(_ name: Future<String, Never>) {
-///         name.onSuccess(on: .main) { self.title = $0 }   // runs on the main actor
-///     }
-/// }
+/// name.onSuccess(on: .main) { model.title = $0 }   // a @MainActor closure
 /// ```
 ///
 /// - Important: The main queue runs only while the main thread serves it (an app's run loop,
@@ -35,8 +30,6 @@ public struct MainActorContext: Sendable {
     /// ```
     /// - Parameter work: Main-actor code to run once.
     public func execute(_ work: @escaping @MainActor @Sendable () -> Void) {
-        DispatchQueue.main.async {
-            MainActor.assumeIsolated(work)
-        }
+        DispatchQueue.main.async { MainActor.assumeIsolated(work) }
     }
 }

@@ -1,10 +1,7 @@
 /// A thread pool's counts and decisions as one value, mutated only under the pool's lock: each
-/// transition returns what the pool must do (`Actions`), so `PoolStateTests` test the rules
-/// without threads.
-///
-/// Two inputs come with each decision: `queuedEntries`, the job ring's length (claimed entries
-/// included until a runner drops them), and `computing` (`RunnerCounts`, changed without the
-/// lock). The last values given are kept for the monitor's questions and for messages.
+/// transition returns what the pool must do (`Actions`), so `PoolStateTests` need no threads.
+/// Each decision is given `queuedEntries` (the ring's length, claimed entries included until a
+/// runner drops them) and `computing` (`RunnerCounts`, changed without the lock).
 struct PoolState: Equatable {
     let cpuSlots: Int
     /// Threads allowed, blocked ones included.
@@ -103,7 +100,6 @@ struct PoolState: Equatable {
     // MARK: Transitions of a worker
 
     mutating func workerStarted() { starting -= 1 }
-
     mutating func workerExited() { threads -= 1 }
 
     /// A worker that `holdsASlot` (just ended a job, still counted) passes its slot to the next

@@ -27,15 +27,10 @@ struct ThreadQoS: Comparable, Sendable {
     static func < (left: ThreadQoS, right: ThreadQoS) -> Bool { left.rawValue < right.rawValue }
 }
 
-/// Raises the work a blocked reader waits for to the reader's QoS, as `dispatch_sync` does, to
-/// avoid a priority inversion (a main thread waiting at `.utility` speed).
-///
-/// Decided as plain values (``plan(waiter:for:)``, ``claimsQueuedWork(waiter:runners:)``) so
-/// Linux tests see them:
-/// - Queued on a lower-QoS pool: the reader claims and runs it at its own QoS.
-/// - Running on a lower-QoS pool thread: that thread runs under a QoS override while the reader
-///   parks.
-/// Work on threads Futures does not know (another reader's lazy work, Dispatch queues) is not raised.
+/// Raises the work a blocked reader waits for to the reader's QoS, as `dispatch_sync` does: work
+/// queued on a lower-QoS pool is claimed by the reader; work running on a lower-QoS pool thread
+/// gets a QoS override while the reader parks. Threads Futures does not know are not raised.
+/// Decisions are plain values, so Linux tests see them.
 enum PriorityBoost {
     struct Plan: Equatable {
         let runner: ThreadHandle

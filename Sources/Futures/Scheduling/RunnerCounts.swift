@@ -2,12 +2,9 @@ public import Synchronization
 
 /// A context's two lock-free counters; the methods below are their only writers.
 ///
-/// `computing`: threads running the context's work not known to be blocked (parked readers and
-/// runners the monitor saw blocked are out). `unclaimed`: jobs whose work nobody has taken — a
-/// closure until it starts, a future until its work leaves `pending`
-/// (`_FutureCore._leftTheQueue()`, every way out); a claimed entry may stay in a pool's ring.
-/// Atomics rather than `PoolState` fields: every blocked reader reads them, and a lock there
-/// would be on every read of background work.
+/// `computing`: runners not parked nor seen blocked. `unclaimed`: a closure until it starts, a
+/// future until its work leaves `pending` (`_FutureCore._leftTheQueue()`). Atomics, not
+/// `PoolState` fields: every blocked reader reads them, and a lock would be on every read.
 @usableFromInline
 final class RunnerCounts: Sendable {
     let cpuSlots: Int
@@ -23,7 +20,6 @@ final class RunnerCounts: Sendable {
 
     @inlinable var computingNow: Int { computing.load(ordering: .relaxed) }
     @inlinable var unclaimedNow: Int { unclaimed.load(ordering: .relaxed) }
-
     func runnerStarted() { computing.wrappingAdd(1, ordering: .relaxed) }
 
     /// Returns whether jobs wait unclaimed: the freed slot may be theirs.
@@ -34,7 +30,5 @@ final class RunnerCounts: Sendable {
     }
 
     func jobSubmitted() { unclaimed.wrappingAdd(1, ordering: .relaxed) }
-
-    @inlinable
-    func jobLeftTheQueue() { unclaimed.wrappingSubtract(1, ordering: .relaxed) }
+    @inlinable func jobLeftTheQueue() { unclaimed.wrappingSubtract(1, ordering: .relaxed) }
 }

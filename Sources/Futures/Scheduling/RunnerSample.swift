@@ -1,5 +1,4 @@
-/// The monitor's look at one runner: which job it runs, its CPU and wall clocks, and how many
-/// looks in a row, this one included, found it using less than a quarter of a core.
+/// The monitor's look at one runner; `idleLooks` counts looks in a row under a quarter of a core.
 struct RunnerSample: Equatable {
     var job: UInt64
     var cpuNanoseconds: UInt64

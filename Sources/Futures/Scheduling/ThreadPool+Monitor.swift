@@ -1,11 +1,8 @@
 import Foundation
 
-/// The monitor: a thread per pool that, while work waits for a slot, looks at the runners every
-/// `monitorInterval` and frees the slots of blocked ones (`RunnerSample` judges; the kernel says
-/// whether a suspect is runnable). Once the queue is empty it sleeps until a submit wakes it.
-///
-/// Go's `sysmon` and .NET's starvation detection, driven by CPU time rather than a fixed delay:
-/// CPU-bound work is never taken for blocked.
+/// The monitor (after Go's `sysmon`, driven by CPU time): while work waits for a slot, it frees
+/// the slots of runners that stopped computing and that the kernel says are not runnable; with
+/// the queue empty it sleeps until a submit wakes it.
 extension ThreadPool {
     func startMonitorThread() {
         let thread = Thread { [self] in

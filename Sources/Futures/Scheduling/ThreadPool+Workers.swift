@@ -92,7 +92,7 @@ extension ThreadPool {
         var lastSubmit = submits.load()
         var sawWork = false
         while now < deadline {
-            // Not faster: each look pulls cache lines the submitter must take back.
+            // One look per `pollNanoseconds`: each pulls cache lines the submitter must take back.
             let nextLook = now &+ Self.pollNanoseconds
             while now < nextLook { now = monotonicNanoseconds() }
             if counts.unclaimedNow > 0 {

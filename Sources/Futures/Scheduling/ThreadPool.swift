@@ -1,17 +1,10 @@
 import Foundation
 import Synchronization
 
-/// Futures' own threads behind a context: one computing runner per CPU slot, more while some
-/// block, up to `maxThreads`; idle extra threads retire.
-///
-/// Jobs wait in a FIFO ring. A worker takes one only while fewer than `cpuSlots` runners compute.
-/// A runner stops counting when it parks in a future's wait (`RunnerAccounting`) or when the
-/// monitor sees it blocked (`ThreadPool+Monitor.swift`); its slot goes to the next job.
-///
-/// Every decision is `PoolState`'s, made under `lock`; this class carries out the returned
-/// actions. Woken, spawned and watching workers count as coming, so a burst of submits never
-/// starts more runners than jobs or slots. A worker that finds the queue empty watches it for
-/// `spinNanoseconds` (one at a time), so back-to-back submits wake no sleeping thread.
+/// Futures' own threads behind a context: a FIFO ring of jobs, at most `cpuSlots` runners
+/// computing, more threads (up to `maxThreads`) while runners park (`RunnerAccounting`) or block
+/// (`ThreadPool+Monitor.swift`); idle extra threads retire. Every decision is `PoolState`'s, made
+/// under `lock`; this class carries out the actions it returns.
 final class ThreadPool: JobRunner, @unchecked Sendable {
     // @unchecked: `jobs`, `state`, `workers`, `idleWaiters` and `signalsToDrop` are used only under
     // `lock`; `monitorWakeUps` only under `monitorCondition`; the rest is immutable or atomic.
@@ -102,9 +95,7 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
     }
 
     var threads: (now: Int, peak: Int) { (threadCount.load(ordering: .relaxed), threadPeak.load(ordering: .relaxed)) }
-
     var canStartMoreRunners: Bool { threadCount.load(ordering: .relaxed) < configuration.maxThreads }
-
     var runnerQoS: ThreadQoS { ThreadQoS(configuration.qualityOfService) }
 
     /// Calls `body` under `lock` with the thread running `future`'s work: a worker leaves
@@ -172,7 +163,7 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
         }
         if actions.spawn > 0 {
             threadCount.store(state.threads, ordering: .relaxed)
-            recordPeak(state.threads)
+            threadPeak.max(state.threads, ordering: .relaxed)
         }
     }
 
@@ -189,15 +180,6 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
     /// After a shutdown, so each runs what is left or exits. Called with `lock` held.
     func wakeEveryIdleWorker() {
         for waiter in idleWaiters { waiter.wakeUp.signal() }
-    }
-
-    private func recordPeak(_ count: Int) {
-        var seen = threadPeak.load(ordering: .relaxed)
-        while count > seen {
-            let (exchanged, original) = threadPeak.compareExchange(expected: seen, desired: count, ordering: .relaxed)
-            if exchanged { break }
-            seen = original
-        }
     }
 
     /// Tests.

@@ -1,10 +1,8 @@
 import Synchronization
 
-/// A pool worker as the pool and its monitor see it.
-///
-/// `state` changes by compare-and-swap, by the worker (job begins/ends, parks) or the monitor
-/// (blocked, computing again), and `RunnerCounts.computing` moves with exactly the changes into
-/// and out of `.computing`, so the two never disagree for long.
+/// A pool worker as the pool and its monitor see it. `state` changes by compare-and-swap (by the
+/// worker or the monitor), and `RunnerCounts.computing` moves with exactly the changes into and
+/// out of `.computing`.
 final class WorkerRecord: Sendable {
     enum State: Int {
         case idle = 0

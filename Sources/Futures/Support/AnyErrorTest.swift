@@ -1,5 +1,4 @@
 /// Whether `failure` is `any Error`, the one error type a cancellation can resolve a future with.
-///
 /// Not `Failure.self == (any Error).self`, which the optimizer does not fold: the cast folds to a
 /// constant where specialized, and the size test skips the runtime call for most error types
 /// unspecialized. It is on every map step's path.

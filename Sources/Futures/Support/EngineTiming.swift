@@ -1,6 +1,5 @@
-/// The engine's timing constants. Heuristics only: none decides an outcome, only how soon a
-/// thread looks again or stops watching; tests never depend on them. Literals are computed
-/// properties, so a hot-path read pays no lazy-global check.
+/// The engine's timing heuristics: none decides an outcome, and tests never depend on them.
+/// Computed properties, so a hot-path read pays no lazy-global check.
 enum EngineTiming {
     // MARK: Readers
 

@@ -1,8 +1,5 @@
-/// A value guarded by a lock.
-///
-/// A pthread mutex (`PoolLock`), not `Mutex`: on Linux, ThreadSanitizer does not see `Mutex`'s
-/// futex synchronization and reports false races on every value it guards. Not `NSLock`: its
-/// calls go through Foundation's class first.
+/// A value guarded by a pthread mutex (`PoolLock`), not `Mutex`, whose futex synchronization
+/// ThreadSanitizer on Linux does not see (false races everywhere), nor `NSLock` (class dispatch).
 final class LockedBox<Value: Sendable>: @unchecked Sendable {
     // @unchecked: `value` is used only inside `withLock`, and `Value` is `Sendable`.
     private let lock = PoolLock(spinning: false)

@@ -10,13 +10,10 @@ import Synchronization
     #error("Futures runs on Linux (Glibc or Musl) and on Apple platforms; port Platform.swift to add another")
 #endif
 
-// Everything Futures asks of the OS directly (`PriorityBoost.swift` aside). No Foundation here
-// (it re-exports Glibc), so `scripts/check-darwin` checks the Darwin branches against Apple's
-// declarations alone.
+// Everything Futures asks of the OS (`PriorityBoost.swift` aside). No Foundation (it re-exports
+// Glibc), so `scripts/check-darwin` checks the Darwin branches against Apple's declarations alone.
 
-/// One thread-local slot holding a retained object per thread, released by the pthread key's
-/// destructor at thread exit (a later destructor that uses futures makes a new object, released
-/// in the C library's next pass). The key is made on first use; stored plus one, 0 = not yet.
+/// A thread-local retained object, released at thread exit; the key is stored plus one (0 = none).
 enum ThreadLocalSlot {
     private static let keyPlusOne = Atomic<UInt>(0)
 
@@ -56,8 +53,7 @@ enum ThreadLocalSlot {
     }
 #endif
 
-/// What a pool's monitor can learn about a thread from another: its CPU time, and whether it is
-/// runnable (computing, or waiting for a core) rather than blocked.
+/// What a pool's monitor learns about a thread from another: CPU time, and whether it is runnable.
 struct ThreadProbe: Sendable {
     #if canImport(Darwin)
         private let port: thread_act_t
@@ -133,8 +129,7 @@ struct ThreadProbe: Sendable {
     #endif
 }
 
-/// The first `capacity` bytes of a small `/proc` file, in one `read` (the kernel hands it over
-/// whole); `nil` if unreadable, as when the thread it describes has exited.
+/// A small `/proc` file in one `read`; `nil` if unreadable (as when its thread has exited).
 func readKernelFile(_ path: String, capacity: Int = 512) -> [UInt8]? {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
@@ -159,8 +154,7 @@ func nameCurrentThread(_ name: String) {
     #endif
 }
 
-/// Monotonic nanoseconds. Apple: `CLOCK_UPTIME_RAW`, the native clock (`CLOCK_MONOTONIC` there
-/// has microsecond resolution only).
+/// Monotonic nanoseconds (on Apple `CLOCK_UPTIME_RAW`: `CLOCK_MONOTONIC` has microseconds only).
 func monotonicNanoseconds() -> UInt64 {
     #if canImport(Darwin)
         clock_gettime_nsec_np(CLOCK_UPTIME_RAW)
@@ -171,8 +165,7 @@ func monotonicNanoseconds() -> UInt64 {
     #endif
 }
 
-/// A thread's `pthread_t` as bits (an integer on Glibc, a pointer elsewhere), storable and
-/// comparable across threads.
+/// A thread's `pthread_t` as bits (an integer on Glibc, a pointer elsewhere).
 struct ThreadHandle: Sendable, Hashable {
     let bits: UInt
 
@@ -207,9 +200,8 @@ struct WallClockDeadline {
     }
 }
 
-/// A pthread mutex, adaptive on Glibc (spins a moment before sleeping): a pool's critical
-/// sections are shorter than a sleep in the kernel. Used with `PoolWakeUp` by a pool and with
-/// `StripeCondition` by the parking lot's stripes.
+/// A pthread mutex, adaptive on Glibc (a pool's critical sections are shorter than a sleep in the
+/// kernel), waited on with `PoolWakeUp` by a pool and `StripeCondition` by the parking lot.
 final class PoolLock: @unchecked Sendable {
     // @unchecked: the mutex is the synchronization; allocated once, never moved, freed in deinit.
     fileprivate let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
@@ -236,7 +228,6 @@ final class PoolLock: @unchecked Sendable {
 
     func lock() { pthread_mutex_lock(mutex) }
     func unlock() { pthread_mutex_unlock(mutex) }
-
     func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
 
     /// Waits, lock held, for `wakeUp` (or a spurious wake); `false` if `deadline` passed first.
@@ -246,12 +237,9 @@ final class PoolLock: @unchecked Sendable {
     }
 }
 
-/// The condition one pool worker waits on, alone, with the pool's lock.
-///
-/// One per worker, not one per pool: glibc can lose a `pthread_cond_signal` sent to a condition
-/// with several waiters (sourceware bug 25847; Debian 12's glibc 2.36 has it), which left idle
-/// workers asleep beside queued work (docs/testing.md; `scripts/condvar-lost-wakeup`). One waiter
-/// at a time has no older waiter group to lose a signal to.
+/// The condition one pool worker waits on, alone, with the pool's lock. One per worker: glibc can
+/// lose a signal sent to a condition with several waiters (sourceware bug 25847, in Debian 12's
+/// glibc; docs/testing.md, `scripts/condvar-lost-wakeup`).
 final class PoolWakeUp: @unchecked Sendable {
     // @unchecked: the condition is the synchronization; allocated once, never moved, freed in deinit.
     fileprivate let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
@@ -267,9 +255,8 @@ final class PoolWakeUp: @unchecked Sendable {
     func signal() { pthread_cond_signal(condition) }
 }
 
-/// The runtime's `swift_tryRetain`, looked up once: retains a native object unless its deinit
-/// has begun (`nil` then). Looked up rather than `@_silgen_name`d, the runtime's names being
-/// reserved. The one caller, `WatchedSource`, keeps the object's memory allocated meanwhile.
+/// The runtime's `swift_tryRetain` (looked up: its name is reserved): retains unless deinit has
+/// begun. The caller, `WatchedSource`, keeps the object's memory allocated meanwhile.
 enum RuntimeTryRetain {
     typealias Function = @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?
 
@@ -287,9 +274,8 @@ enum RuntimeTryRetain {
     }()
 }
 
-/// A parking-lot stripe's condition, waited on with the stripe's `PoolLock` by every reader
-/// parked there and only ever broadcast (bug 25847 concerns `signal`, not broadcast). Not
-/// `NSCondition`: its class dispatch is paid twice per chain step.
+/// A parking-lot stripe's condition, only ever broadcast (bug 25847 concerns `signal`). Not
+/// `NSCondition`, whose class dispatch is paid twice per chain step.
 final class StripeCondition: @unchecked Sendable {
     // @unchecked: the condition is the synchronization; allocated once, never moved, freed in deinit.
     fileprivate let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)

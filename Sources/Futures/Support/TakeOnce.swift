@@ -6,8 +6,7 @@ import Foundation
 final class TakeOnce: Sendable {
     private let slot: LockedBox<(any AnyObject & Sendable)?>
 
-    @usableFromInline
-    init(_ object: some AnyObject & Sendable) { slot = LockedBox(object) }
+    @usableFromInline init(_ object: some AnyObject & Sendable) { slot = LockedBox(object) }
 
     @usableFromInline
     func take<Object: AnyObject>(as type: Object.Type) -> Object? {

@@ -1,9 +1,5 @@
-/// Everything Futures keeps per thread, held by one retain in `ThreadLocalSlot` and released at
-/// thread exit.
-///
-/// Only its own thread ever reaches it (no reference is handed to another), so its fields need
-/// no lock and their exclusivity checks are off: no `inout` access to a field is held across a
-/// call that could touch the same field.
+/// Per-thread state, held by `ThreadLocalSlot`. Only its own thread reaches it: no lock, and no
+/// exclusivity checks (no `inout` access to a field is held across a call that could touch it).
 @usableFromInline
 final class ThreadState {
     /// Futures whose work runs here, outermost first: a raw buffer, so push and pop pay no
@@ -29,7 +25,6 @@ final class ThreadState {
     var isReleasing = false
 
     private init() { runningBuffer = .allocate(capacity: runningCapacity) }
-
     deinit { runningBuffer.deallocate() }
 
     func pushRunning(_ future: _FutureCore) {
@@ -75,9 +70,8 @@ final class ThreadState {
     }
 }
 
-/// The chain of future work running on this thread, for slow paths: must a reader here claim
-/// instead of wait (docs/design.md, Claiming), is it recursion, and whose cancellation
-/// `Future.isCurrentWorkCancelled` reports.
+/// The future work running on this thread, for slow paths: claiming (docs/design.md), recursion,
+/// and `Future.isCurrentWorkCancelled`.
 @usableFromInline
 enum CurrentWork {
     @inlinable
@@ -101,8 +95,6 @@ enum CurrentWork {
     }
 
     static func contains(_ future: _FutureCore) -> Bool { ThreadState.existing?.isRunning(future) ?? false }
-
     static var isInsideWork: Bool { (ThreadState.existing?.runningCount ?? 0) > 0 }
-
     static var innermost: _FutureCore? { ThreadState.existing?.innermostRunning }
 }
