@@ -27,7 +27,7 @@ extension Future {
                 promise.fail(error)
             }
         }
-        // On the untyped future: the closure needs nothing typed (as in `_allConnected`).
+        // Untyped: the closure needs nothing typed (as in `_allConnected`).
         promise.future._addResolutionCallback { future in
             if future._isCancelled { task.cancel() }
         }
@@ -113,11 +113,8 @@ public struct MissingCallbackValueError: Error, CustomStringConvertible {
     /// ```
     public init(site: String) { self.site = site }
 
-    /// What went wrong and where: "the callback API wrapped at Loader.swift:42 completed with
-    /// neither a value nor an error".
-    public var description: String {
-        "the callback API wrapped at \(site) completed with neither a value nor an error"
-    }
+    /// "the callback API wrapped at Loader.swift:42 completed with neither a value nor an error".
+    public var description: String { "the callback API wrapped at \(site) completed with neither a value nor an error" }
 }
 
 extension Future where Failure == any Error {

@@ -3,26 +3,14 @@ import Synchronization
 extension Future {
     /// The value, suspending the calling task until the future resolves.
     ///
-    /// This is the read to use from async code: it registers a callback and suspends, so no
-    /// thread of Swift's cooperative pool is parked. A lazy future's work is started on the
-    /// global context, not on the calling task's thread.
+    /// The read for async code: it registers a callback and suspends, parking no thread of the
+    /// cooperative pool. A lazy future's work starts on the global context.
     ///
-    /// Where `Failure` is `any Error`, the wait is cancellable: if the calling task is cancelled
-    /// while it waits (or before), `get()` throws `CancellationError` at once. That waiter stops;
-    /// the future goes on, and other readers still get its result (to cancel the work, call
-    /// ``cancel()``). A future that has already resolved gives its result even in a cancelled
-    /// task: only waiting is cancelled. For any other `Failure`, `get()` cannot throw
-    /// `CancellationError` and waits until the future resolves; ``cancellableResult()`` is the
-    /// cancellable wait for those.
-    ///
-    /// A pending future keeps what its readers left with it: each waiting `get()` keeps one
-    /// small callback on the future until it resolves. A cancelled wait takes its callback back
-    /// at once, so tasks that give up waiting on a slow future leave nothing behind.
+    /// Where `Failure` is `any Error`, a cancelled task stops waiting with `CancellationError`;
+    /// the future goes on (``cancel()`` cancels it). Elsewhere use ``cancellableResult()``.
     ///
     /// ```swift
-    /// let image = BackgroundFuture { decode(bytes) }           // Future<Image, Never>
-    /// let shown = await image.get()
-    ///
+    /// let image = await BackgroundFuture { decode(bytes) }.get()   // Failure == Never: no `try`
     /// let profile = BackgroundFuture { try api.profile(for: id) }   // Future<Profile, any Error>
     /// let task = Task { try await profile.get() }
     /// task.cancel()            // the task's wait ends with CancellationError; the load goes on
@@ -31,13 +19,12 @@ extension Future {
     ///   `CancellationError` if the calling task is cancelled before the future resolves.
     @inlinable
     public func get() async throws(Failure) -> Value {
-        // The read path in line, compiled for the caller's types: a future resolved with a value
-        // is read without a call or a metadata lookup.
+        // Inline: a resolved value is read with no call or metadata lookup.
         if let value = _successOnTheReadPath { return value }
         return try await _getAfterTheReadPath()
     }
 
-    /// `get()` after the read path found no value: a failure, a cancellation, or a wait.
+    /// A failure, a cancellation, or a wait.
     @usableFromInline
     func _getAfterTheReadPath() async throws(Failure) -> Value {
         if let result = _resolvedResult { return try result.get() }
@@ -50,7 +37,7 @@ extension Future {
         startWithoutBlocking()
         AsyncReaders.suspended.add(1, ordering: .relaxed)
         let result = await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Value, Failure>, Never>) in
-            // One closure, on the future as the parking lot hands it over (as in `_allConnected`).
+            // Untyped callback: one closure, no typed wrapper (as in `_allConnected`).
             _addResolutionCallback { future in continuation.resume(returning: Self._resolvedResult(of: future)) }
         }
         AsyncReaders.suspended.subtract(1, ordering: .relaxed)
@@ -60,17 +47,13 @@ extension Future {
     /// The result, suspending the calling task until the future resolves or the task is
     /// cancelled, whichever comes first.
     ///
-    /// This is the cancellable wait for every kind of future, whatever its `Failure`. If the
-    /// calling task is cancelled while it waits (or before), it stops waiting at once and
-    /// throws `CancellationError`; the future itself goes on, and other readers still get its
-    /// result. If the future has already resolved, its result is returned even in a cancelled
-    /// task: only waiting is cancelled. A lazy future's work is started on the global context.
+    /// The cancellable wait for any `Failure`: a cancelled task stops waiting and throws
+    /// `CancellationError`; the future goes on. A resolved future gives its result even in a
+    /// cancelled task. A lazy future's work starts on the global context.
     ///
     /// ```swift
     /// let index = LazyFuture { buildIndex(of: corpus) }            // Future<Index, Never>
-    /// let result = try await index.cancellableResult()             // throws only CancellationError
-    /// let value = result.get()                                     // cannot fail: no `try`
-    ///
+    /// let value = try await index.cancellableResult().get()        // throws only CancellationError
     /// let config = BackgroundFuture { () throws(ConfigError) in try loadConfig() }
     /// let settings = try await config.cancellableResult().get()    // CancellationError or ConfigError
     /// ```
@@ -78,12 +61,11 @@ extension Future {
     /// - Throws: `CancellationError`, if the calling task is cancelled before the future resolves.
     @inlinable
     public func cancellableResult() async throws(CancellationError) -> Result<Value, Failure> {
-        // The read path in line, as in `get()`.
+        // Inline read path, as in `get()`.
         if let value = _successOnTheReadPath { return .success(value) }
         return try await _cancellableResultAfterTheReadPath()
     }
 
-    /// `cancellableResult()` after the read path found no value.
     @usableFromInline
     func _cancellableResultAfterTheReadPath() async throws(CancellationError) -> Result<Value, Failure> {
         if let result = _resolvedResult { return result }
@@ -110,19 +92,15 @@ extension Future {
     }
 }
 
-/// The tasks suspended in a wait of ``Future/get()`` or ``Future/cancellableResult()`` now, for
-/// ``FutureDiagnostics/waitingFutures()``'s readers and hang reports: a count, changed only on
-/// the slow path of a read that suspends.
+/// Tasks suspended in ``Future/get()`` or ``Future/cancellableResult()``, for
+/// ``FutureDiagnostics/waitingFutures()`` and hang reports.
 enum AsyncReaders {
     static let suspended = Atomic<Int>(0)
 }
 
-/// One cancellable wait of `cancellableResult()`: whichever of the future's resolution and the
-/// task's cancellation comes first resumes the task; the other finds nothing to do.
-///
-/// A cancellation also takes the wait's callback back from the future (`keep(_:)`): the parking
-/// lot held it, with this object, until the future resolved, so every task that gave up waiting
-/// on one slow future left a few hundred bytes behind until that future resolved, if ever.
+/// One cancellable wait: the first of resolution and cancellation resumes the task. A
+/// cancellation also takes the callback back (`keep(_:)`), so abandoned waits on a slow future
+/// leave nothing behind.
 final class CancellableWait<Outcome: Sendable>: Sendable {
     enum State {
         case idle
@@ -134,8 +112,7 @@ final class CancellableWait<Outcome: Sendable>: Sendable {
 
     private let state = LockedBox(State.idle)
 
-    /// Records the continuation; returns `false` (and resumes it with `nil`) if the task was
-    /// cancelled before it got here.
+    /// `false` (and resumed with `nil`) if cancelled before.
     func install(_ continuation: UnsafeContinuation<Outcome?, Never>) -> Bool {
         let cancelled = state.withLock { state -> Bool in
             if case .cancelledEarly = state {
@@ -149,8 +126,7 @@ final class CancellableWait<Outcome: Sendable>: Sendable {
         return !cancelled
     }
 
-    /// Keeps `registration`, the callback that resumes the task, to take it back on cancellation;
-    /// takes it back at once if the task was cancelled meanwhile.
+    /// Kept to take back on cancellation; taken back at once if cancelled meanwhile.
     func keep(_ registration: CallbackRegistration?) {
         guard let registration else { return }
         let kept = state.withLock { state -> Bool in
@@ -158,17 +134,12 @@ final class CancellableWait<Outcome: Sendable>: Sendable {
             state = .waiting(continuation, registration)
             return true
         }
-        // Not kept: cancelled meanwhile, or already resumed by the callback (which then was
-        // handed over, and there is nothing to take back).
+        // Not kept: cancelled meanwhile, or already resumed (nothing then to take back).
         if !kept { _FutureCore.removeResolutionCallback(registration) }
     }
 
-    /// Resumes the task with the future's outcome, if it still waits.
-    func resume(with outcome: Outcome) {
-        take()?.resume(returning: outcome)
-    }
+    func resume(with outcome: Outcome) { take()?.resume(returning: outcome) }
 
-    /// Resumes the task with `nil` (cancelled), if it still waits.
     func cancel() {
         let taken = state.withLock { state -> (UnsafeContinuation<Outcome?, Never>, CallbackRegistration?)? in
             switch state {

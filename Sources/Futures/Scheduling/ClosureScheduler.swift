@@ -1,13 +1,10 @@
-/// Where the jobs of a context made from a closure run (``ExecutionContext/init(_:)``, `.queue`,
-/// `.main`, `.immediate`): each job is one call of the closure, and the closure's owner decides
-/// the threads. The reader's rule is the same as everywhere, with this context's own counters.
+/// The runner of a closure context (``ExecutionContext/init(_:)``, `.queue`, `.main`,
+/// `.immediate`): one call of the closure per job, on threads the closure's owner decides.
 final class ClosureScheduler: JobRunner, Sendable {
     private let executeWork: @Sendable (@escaping @Sendable () -> Void) -> Void
     let counts = RunnerCounts(cpuSlots: ContextScheduler.cores)
 
-    init(_ execute: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
-        executeWork = execute
-    }
+    init(_ execute: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) { executeWork = execute }
 
     func submit(_ job: consuming Job) {
         counts.jobSubmitted()
@@ -19,15 +16,9 @@ final class ClosureScheduler: JobRunner, Sendable {
         }
     }
 
-    func execute(_ work: @escaping @Sendable () -> Void) {
-        executeWork(work)
-    }
-
+    func execute(_ work: @escaping @Sendable () -> Void) { executeWork(work) }
     func readerClaimed(_ future: _FutureCore) {}
-
     func runnerSlotFreed() {}
-
     var canStartMoreRunners: Bool { false }
-
     var runnerQoS: ThreadQoS { .unspecified }
 }

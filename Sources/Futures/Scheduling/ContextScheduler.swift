@@ -1,11 +1,9 @@
 import Foundation
 
-/// A piece of work handed to a context: a queued future's work, or a plain closure (a callback,
-/// or `ExecutionContext.execute`).
+/// Work handed to a context: a queued future's work, or a closure.
 @usableFromInline
 enum Job: Sendable {
-    /// Runs the future's work if it is still unclaimed. `run` is made where the future is made:
-    /// in a client that knows the future's types, it is code specialized for them.
+    /// `run` runs the work if still unclaimed; made where the future is, specialized for its types.
     case future(_FutureCore, run: @Sendable (_FutureCore) -> Void)
     case closure(@Sendable () -> Void)
 
@@ -16,73 +14,51 @@ enum Job: Sendable {
         }
     }
 
-    /// Whether it is a closure's job, looked at without copying the job (`if case` on an
-    /// optional variable copied it: a retain and a release of what it holds).
+    /// Tests the case without copying the job (an `if case` on an optional copy retains the payload).
     var isClosure: Bool {
         if case .closure = self { return true }
         return false
     }
 }
 
-/// Where a context's jobs run: the narrow interface between a context's scheduling and the
-/// threads that run its work. A `ThreadPool` (Futures' own threads) and a `ClosureScheduler` (a
-/// closure given by the program) conform.
+/// Where a context's jobs run: a `ThreadPool` or a `ClosureScheduler`.
 protocol JobRunner: AnyObject, Sendable {
-    /// The counters readers consult; the runner changes them as its jobs are handed over and
-    /// start (`RunnerCounts.jobSubmitted()`, `jobLeftTheQueue()`).
+    /// Changed as jobs are handed over and start.
     var counts: RunnerCounts { get }
 
-    /// Runs `job` once, counting it in `counts.unclaimed` until it starts.
+    /// Runs `job` once, counted in `counts.unclaimed` until it starts.
     func submit(_ job: consuming Job)
 
-    /// Runs `work` once.
     func execute(_ work: @escaping @Sendable () -> Void)
 
-    /// Called when a reader claimed `future`'s queued work to run it itself: a thread pool takes
-    /// the entry back if it is the newest, so that no worker wakes or takes the lock for it.
+    /// A reader claimed `future`'s queued work: a pool takes the entry back if it is the newest,
+    /// so no worker wakes for it.
     func readerClaimed(_ future: _FutureCore)
 
-    /// Called when a counted runner stops computing (it finished a reader's claimed work, or
-    /// parked) while jobs are unclaimed; a thread pool starts another runner.
+    /// A counted runner stopped computing while jobs are unclaimed: a pool starts another.
     func runnerSlotFreed()
 
-    /// Whether more runners can be started now, if the ones there are block; a pool at its
-    /// thread bound cannot. Closure contexts cannot say, and answer `false`.
+    /// `false` at a pool's thread bound, and for closure contexts, which cannot say.
     var canStartMoreRunners: Bool { get }
 
-    /// The quality of service the runners run at, for a reader that outranks them
-    /// (`PriorityBoost`); unspecified where Futures does not make the threads.
+    /// For a reader that outranks the runners (`PriorityBoost`); unspecified for foreign threads.
     var runnerQoS: ThreadQoS { get }
 }
 
-/// The scheduling behind an ``ExecutionContext``: its `JobRunner`, its `RunnerCounts`, and the rule
-/// built on them for when a blocking reader runs a queued background future itself.
-///
-/// The rule (docs/design.md, Claiming): a reader that is itself inside future work always claims
-/// queued work it waits on, so that nested and fan-out futures finish even when every runner
-/// waits. A top-level reader claims at once only if the demand, counting the work it would take,
-/// fits the slots (`computing + unclaimed <= cpuSlots`), so that it does not become a third runner
-/// on two busy cores; otherwise it parks, and each time it looks again it claims if a slot is
-/// free, or once it has waited `starvationLimit` on a context that cannot start more runners.
-///
-/// Each context has its own scheduler, so a test can make an isolated one; the global contexts'
-/// are instances like any other.
+/// An ``ExecutionContext``'s runner and counts, and when a blocking reader runs queued work itself
+/// (docs/design.md, Claiming): inside future work always (nested futures finish when every runner
+/// waits); at top level at once only if `computing + unclaimed <= cpuSlots`, else at a later look
+/// with a free slot, or after `starvationLimit` on a context that cannot start more runners.
 @usableFromInline
 final class ContextScheduler: Sendable {
-    /// The cores this process may use, at least 1.
     static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
-    /// How long a top-level reader parks before it looks at the counters again.
     static let recheckInterval = EngineTiming.queuedWorkRecheck
-    /// How long a top-level reader waits for queued work before it runs it anyway, on a context
-    /// that cannot start another runner.
     static let starvationLimit = EngineTiming.starvationLimit
 
-    /// The runner's counters, held here too so that the reader's rule reads them without a call.
+    /// The runner's, held here so the reader's rule reads them without a call.
     @usableFromInline let counts: RunnerCounts
-    /// Where the jobs run.
     let runner: any JobRunner
-    /// Whether every job submitted here runs: a pool of Futures' own threads runs its queue even
-    /// as it shuts down. A context made from a closure may drop work, or never run it.
+    /// A pool runs its queue even as it shuts down; a closure context may drop work.
     let runsEveryJob: Bool
     init(runner: any JobRunner) {
         self.runner = runner
@@ -92,40 +68,21 @@ final class ContextScheduler: Sendable {
 
     // MARK: What a context does
 
-    /// Runs `job` on this context, once, counting it as unclaimed until it starts.
-    @usableFromInline
-    func submit(_ job: consuming Job) {
-        runner.submit(job)
-    }
-
-    /// Runs `work` on this context, once.
-    @usableFromInline
-    func execute(_ work: @escaping @Sendable () -> Void) {
-        runner.execute(work)
-    }
-
-    /// A reader claimed `future`'s queued work to run it itself.
-    @usableFromInline
-    func readerClaimed(_ future: _FutureCore) {
-        runner.readerClaimed(future)
-    }
-
-    /// Whether more runners can be started now, if the ones there are block.
+    @usableFromInline func submit(_ job: consuming Job) { runner.submit(job) }
+    @usableFromInline func execute(_ work: @escaping @Sendable () -> Void) { runner.execute(work) }
+    @usableFromInline func readerClaimed(_ future: _FutureCore) { runner.readerClaimed(future) }
     var canStartMoreRunners: Bool { runner.canStartMoreRunners }
-
-    /// The quality of service this context's runners run at.
     var runnerQoS: ThreadQoS { runner.runnerQoS }
 
     // MARK: The reader's rule
 
-    /// Whether a blocking reader that just found this context's work queued should run it now.
+    /// A blocking reader just found this context's work queued.
     @usableFromInline
     func readerShouldClaimAtOnce() -> Bool {
         CurrentWork.isInsideWork || counts.computingNow + counts.unclaimedNow <= counts.cpuSlots
     }
 
-    /// Whether a blocking reader that has waited `waited` and still finds the work queued should
-    /// run it now.
+    /// A blocking reader has waited `waited` and still finds the work queued.
     func readerShouldClaim(afterWaiting waited: Duration) -> Bool {
         CurrentWork.isInsideWork
             || counts.computingNow < counts.cpuSlots
@@ -134,9 +91,8 @@ final class ContextScheduler: Sendable {
 
     // MARK: Counting runners
 
-    /// Runs `body` counted as one of this context's computing runners, unless the thread is
-    /// counted already (a runner that runs queued work inline is counted once): by a context it
-    /// runs work of, or, on a pool's worker, by the worker's record.
+    /// Runs `body` counted as a computing runner, unless the thread is counted already (by a
+    /// context, or by its worker record): a runner running queued work inline counts once.
     @inlinable
     func runCounted<R>(_ body: () -> R) -> R {
         let counted = beginCountedRun()
@@ -153,29 +109,22 @@ final class ContextScheduler: Sendable {
         return true
     }
 
-    /// Stops counting this thread.
     @usableFromInline
     func endCountedRun() {
         ThreadState.current.countedBy = nil
         releaseSlot()
     }
 
-    /// Counts one computing runner out (it ended its run, or parks); if jobs are unclaimed, the
-    /// slot it frees goes to them (`runnerSlotFreed()`). A job submitted while that runner held the
-    /// last slot started no runner, and nothing else would start one: it waited for the next
-    /// submit, or for ever. The common run, a future read at once after it was made, finds
-    /// nothing queued and pays one load. A submit that races this check (each side may read the
-    /// other's counter before its change) is covered by the pool's monitor, which that submit
-    /// asked to watch.
+    /// Counts a runner out (run ended, or parks); if jobs are unclaimed its slot goes to them: a
+    /// job submitted while this runner held the last slot started no runner, and nothing else
+    /// would. A submit racing this check is covered by the monitor it asked to watch.
     func releaseSlot() {
         if counts.runnerStopped() { runner.runnerSlotFreed() }
     }
 }
 
-/// How a thread that runs a context's work is counted while it parks in a future's wait: not as
-/// computing, so that its context may start other work. Pool workers go through their
-/// `WorkerRecord`, which the pool's monitor also changes; other counted threads adjust their
-/// context's counter directly.
+/// A runner parked in a future's wait stops counting as computing: a pool worker through its
+/// `WorkerRecord` (which the monitor also changes), other counted threads on their context's counter.
 struct RunnerAccounting {
     private enum Kind {
         case none
@@ -185,7 +134,7 @@ struct RunnerAccounting {
 
     private let kind: Kind
 
-    /// Stops counting this thread as computing, if it is, before it parks.
+    /// Before parking.
     static func willPark() -> RunnerAccounting {
         guard let state = ThreadState.existing else { return RunnerAccounting(kind: .none) }
         if let worker = state.worker, worker.park() {
@@ -198,7 +147,7 @@ struct RunnerAccounting {
         return RunnerAccounting(kind: .none)
     }
 
-    /// Counts the thread as computing again, after it woke.
+    /// After waking.
     func didUnpark() {
         switch kind {
         case .none: break

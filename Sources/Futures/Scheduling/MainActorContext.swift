@@ -4,17 +4,11 @@ import Dispatch
 /// ``Future/onComplete(on:_:)-(MainActorContext,_)``, ``Future/onSuccess(on:_:)-(MainActorContext,_)`` and
 /// ``Future/onFailure(on:_:)-(MainActorContext,_)``.
 ///
-/// A callback given to it is a `@MainActor` closure, so it may touch main-actor state, and it
-/// runs on the main actor: a job on the main dispatch queue, the main actor's executor, in the
-/// order the callbacks were handed over (with the work of ``ExecutionContext/main``).
+/// Callbacks are `@MainActor` closures, run as jobs on the main dispatch queue in the order
+/// handed over (with the work of ``ExecutionContext/main``).
 ///
 /// ```swift
-/// @MainActor final class ProfileModel {
-///     var title = ""
-///     func load(_ name: Future<String, Never>) {
-///         name.onSuccess(on: .main) { self.title = $0 }   // runs on the main actor
-///     }
-/// }
+/// name.onSuccess(on: .main) { model.title = $0 }   // a @MainActor closure
 /// ```
 ///
 /// - Important: The main queue runs only while the main thread serves it (an app's run loop,
@@ -36,8 +30,6 @@ public struct MainActorContext: Sendable {
     /// ```
     /// - Parameter work: Main-actor code to run once.
     public func execute(_ work: @escaping @MainActor @Sendable () -> Void) {
-        DispatchQueue.main.async {
-            MainActor.assumeIsolated(work)
-        }
+        DispatchQueue.main.async { MainActor.assumeIsolated(work) }
     }
 }

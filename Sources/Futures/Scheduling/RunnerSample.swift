@@ -1,26 +1,21 @@
-/// The monitor's look at one runner: which job it runs, its CPU and wall clocks, and how many
-/// looks in a row, this one included, found it using less than a quarter of a core.
+/// The monitor's look at one runner; `idleLooks` counts looks in a row under a quarter of a core.
 struct RunnerSample: Equatable {
     var job: UInt64
     var cpuNanoseconds: UInt64
     var wallNanoseconds: UInt64
     var idleLooks = 0
 
-    /// What two looks at a runner say about it.
     enum Verdict: Equatable {
-        /// Not enough to judge: another job, too short a time between the looks, or only one
-        /// idle look so far.
+        /// Another job, looks too close, or one idle look only.
         case unknown
-        /// It used at least half a core: it computes.
+        /// At least half a core used.
         case computing
-        /// It used less than a quarter of a core in each of the last two intervals: it may be
-        /// blocked (or waiting for a core, which the monitor then asks the kernel about). Two
-        /// looks, so that a runner that waits a moment for a lock is not taken for blocked.
+        /// Under a quarter of a core in each of the last two intervals (two, so a short lock wait
+        /// is not taken for blocked); the kernel then says blocked or waiting for a core.
         case mayBeBlocked
     }
 
-    /// This look, judged against `previous` (looks at least `minimumInterval` nanoseconds apart):
-    /// the verdict, and the sample to keep for the next look.
+    /// The verdict against `previous`, and the sample to keep.
     func judged(since previous: RunnerSample, minimumInterval: UInt64) -> (Verdict, RunnerSample) {
         var next = self
         guard previous.job == job, wallNanoseconds >= previous.wallNanoseconds &+ minimumInterval else {
@@ -34,12 +29,8 @@ struct RunnerSample: Equatable {
         return (cpu.multipliedReportingOverflow(by: 2).partialValue >= wall ? .computing : .unknown, next)
     }
 
-    /// Whether, since `previous`, the runner moved on to another job after at most two, and used
-    /// less than a quarter of a core meanwhile: its jobs are long and mostly idle, so they may
-    /// block, but each ended before a second look at it could judge it. The monitor then looks
-    /// again soon instead of backing off, or jobs that block for less than its longest interval
-    /// would never be seen twice. Runners of short jobs move on by many jobs between looks, and
-    /// those that compute use their core: neither keeps the monitor looking often.
+    /// Moved on by one or two jobs while mostly idle: jobs that may block but end before a second
+    /// look. The monitor then keeps its short interval, or such jobs would never be seen twice.
     func ranLongIdleJobs(since previous: RunnerSample) -> Bool {
         guard previous.job != job, job &- previous.job <= 2, wallNanoseconds > previous.wallNanoseconds else {
             return false
@@ -48,14 +39,13 @@ struct RunnerSample: Equatable {
         return Self.isIdle(cpu: cpu, wall: wall)
     }
 
-    /// The CPU and wall time since `previous`, for a look taken after it (a CPU time that seems to
-    /// go back counts as none).
+    /// CPU time that seems to go back counts as none.
     private func elapsed(since previous: RunnerSample) -> (cpu: UInt64, wall: UInt64) {
         let cpu = cpuNanoseconds >= previous.cpuNanoseconds ? cpuNanoseconds - previous.cpuNanoseconds : 0
         return (cpu, wallNanoseconds - previous.wallNanoseconds)
     }
 
-    /// Whether `cpu` is less than a quarter of `wall`: less than a quarter of a core used.
+    /// Under a quarter of a core.
     private static func isIdle(cpu: UInt64, wall: UInt64) -> Bool {
         cpu.multipliedReportingOverflow(by: 4).partialValue < wall
     }

@@ -1,18 +1,8 @@
 import Foundation
 
-/// The monitor: a thread per pool that, while work waits for a CPU slot, looks at the runners
-/// every `monitorInterval` and frees the slots of those that block.
-///
-/// A runner that used less than a quarter of a core in each of the last two intervals may be
-/// blocked, or only waiting for a core on a busy machine; the monitor asks the kernel which
-/// (`ThreadProbe`), and stops counting it as computing only if it is not runnable. One that it
-/// stopped counting and that uses half a core or more again is counted again. It looks only
-/// while work waits for a slot, sleeps between looks, and once the queue is empty sleeps until
-/// a submit asks for it, so an idle pool costs nothing.
-///
-/// This is the idea of Go's `sysmon`, which hands a blocked thread's processor to another, and of
-/// .NET's starvation detection, driven by thread CPU time instead of a fixed delay: CPU-bound
-/// work is never seen as blocked, so it keeps one runner per core.
+/// The monitor (after Go's `sysmon`, driven by CPU time): while work waits for a slot, it frees
+/// the slots of runners that stopped computing and that the kernel says are not runnable; with
+/// the queue empty it sleeps until a submit wakes it.
 extension ThreadPool {
     func startMonitorThread() {
         let thread = Thread { [self] in
@@ -23,8 +13,8 @@ extension ThreadPool {
         thread.start()
     }
 
-    /// Wakes the monitor, whether it sleeps between looks or until it is needed. May be called
-    /// holding the pool's lock: the monitor never holds `monitorCondition` while it takes that lock.
+    /// May be called under the pool's lock: the monitor never takes that lock holding
+    /// `monitorCondition`.
     func wakeMonitor() {
         monitorCondition.lock()
         monitorWakeUps += 1
@@ -36,7 +26,7 @@ extension ThreadPool {
         let shortest = configuration.monitorInterval.nanoseconds
         var interval = shortest
         var samples: [ObjectIdentifier: RunnerSample] = [:]
-        // How long no work has waited for a slot; the monitor stops only after `stopAfter` of it.
+        // Time no work has waited for a slot; stop after `stopAfter`.
         var quiet: UInt64 = 0
         while true {
             let (running, look) = lookForMonitor(mayStop: quiet >= Self.stopAfter)
@@ -68,23 +58,15 @@ extension ThreadPool {
         }
     }
 
-    /// How long the monitor goes on looking, at its longest interval, after work last waited for
-    /// a slot, before it stops: a program that hands the pool batches of work one after another
-    /// would otherwise wake it (a system call and a thread switch) for each batch.
     static let stopAfter = EngineTiming.monitorStopsAfterNanoseconds
 
-    /// The wait before the next look: the shortest while a runner looks blocked (so that the
-    /// second look, which decides, comes soon) or runs long jobs that hardly compute
-    /// (`RunnerSample.ranLongIdleJobs(since:)`), otherwise twice the last, up to 16 times the
-    /// shortest. Work that computes keeps every runner busy and the queue full for long, and a
-    /// look every millisecond then only takes a core from it.
+    /// The shortest while a runner is suspect (so the deciding second look comes soon), else
+    /// doubling up to 16 × shortest: frequent looks only take a core from computing work.
     static func nextInterval(after interval: UInt64, shortest: UInt64, suspects: Bool) -> UInt64 {
         suspects ? shortest : min(interval * 2, shortest * 16)
     }
 
-    /// Looks at each running worker once, stops counting those that block and counts again
-    /// those that compute; returns the new looks, and whether a runner is worth a look again soon
-    /// (it looks idle, or ran long idle jobs since the last look). `now` is the time of this look.
+    /// Marks blocked and computing runners; returns the new samples and whether any is suspect.
     private func judge(
         _ running: [WorkerRecord], since samples: [ObjectIdentifier: RunnerSample], at now: UInt64,
         minimumInterval: UInt64
@@ -118,7 +100,7 @@ extension ThreadPool {
     private func sleepUntilWoken() {
         monitorCondition.lock()
         while monitorWakeUps == 0 {
-            // Looked at again after a while: a lost signal costs a recheck, never a hang.
+            // A lost signal costs a recheck, never a hang.
             _ = monitorCondition.wait(until: Date(timeIntervalSinceNow: EngineTiming.lostWakeUpRecheck.seconds))
         }
         monitorWakeUps = 0

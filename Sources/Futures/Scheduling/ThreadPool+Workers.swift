@@ -1,7 +1,6 @@
 import Foundation
 
-/// A pool's workers: each runs jobs while `PoolState` lets it, watches the empty queue a moment,
-/// or waits idle for a wake-up token sent to it alone.
+/// Workers run jobs while `PoolState` lets them, watch the empty queue, or wait for a token.
 extension ThreadPool {
     func spawnWorker() {
         let thread = Thread { [self] in
@@ -29,12 +28,9 @@ extension ThreadPool {
         threadState.worker = nil
     }
 
-    /// The worker's loop: each turn asks `state` what to do and does it. Called and returns with
-    /// `lock` held.
+    /// Each turn asks `state` what to do. Called and returns with `lock` held.
     private func runJobs(record: WorkerRecord, waiter: IdleWaiter) {
-        // Whether this worker has just watched the queue, in vain: it waits next instead.
-        var watched = false
-        // Whether the worker has just ended a job and is still in that job's state.
+        var watched = false  // in vain: wait next
         var endingJob = false
         while true {
             let holdsASlot = endingJob && record.currentState == .computing
@@ -50,16 +46,12 @@ extension ThreadPool {
                 applyUnderLock(actions)
                 lock.unlock()
                 apply(actions)
-                // The worker is counted by its record (`beginJob`), so a reader's claim inside the
-                // job does not count it again (`ContextScheduler.beginCountedRun`).
-                // Moved out, not copied: a copy retained the future and its run closure, and
-                // released both after the run, on objects the submitting thread had just written.
-                // Released at the end of this `if`, before the worker takes the lock again: a
-                // future's deinit may run arbitrary code, even code that submits work here.
+                // Counted by its record, so a claim inside the job does not count it again.
+                // Moved out, not copied (no retain/release on lines the submitter just wrote), and
+                // released before the lock is retaken: a deinit may submit work here.
                 if let job = job.take() { record.run(job) }
-                // The job ends under the lock, so that no decision sees its slot free while this
-                // worker, about to look at the queue again, is neither computing nor coming; if
-                // a job waits, the worker goes on to it in the same state.
+                // The job ends under the lock, so no decision sees its slot free while this worker
+                // is neither computing nor coming; a waiting job inherits its state.
                 lock.lock()
                 endingJob = true
                 watched = false
@@ -71,7 +63,7 @@ extension ThreadPool {
             }
             switch state.workerFoundNoJob(queuedEntries: jobs.count, computing: counts.computingNow, watched: watched) {
             case .exit:
-                // Workers that wait for a slot after the shutdown look again, and exit too.
+                // Workers waiting for a slot after shutdown look again, and exit too.
                 wakeEveryIdleWorker()
                 return
             case .watch:
@@ -81,9 +73,8 @@ extension ThreadPool {
                 state.watchEnded()
                 watched = true
             case .wait(let actions):
-                // Only the monitor to start or wake, done under the lock (as `wakeMonitor()`
-                // allows), so that the worker goes idle with no gap in which a slot freed by
-                // someone else would spawn a thread instead of waking it.
+                // Only the monitor, under the lock (`wakeMonitor()` allows it), so no freed slot
+                // spawns a thread in a gap before this worker goes idle.
                 applyUnderLock(actions)
                 apply(actions)
                 if waitForWakeUp(waiter) == .retire { return }
@@ -92,20 +83,16 @@ extension ThreadPool {
         }
     }
 
-    /// Watches for work that nobody takes: returns when work stays unclaimed from one look to the
-    /// next, or once `spinNanoseconds` pass without a submit.
-    ///
-    /// A program that makes background futures and reads each at once runs them itself (and takes
-    /// their entries back, `readerClaimed`): this worker keeps watching while submits go on, so
-    /// that none of them pays for waking it, and it takes the lock only for work left to it.
+    /// Returns when work stays unclaimed across two looks, or `spinNanoseconds` after the last
+    /// submit. Readers usually claim their own work (`readerClaimed`): the watcher takes the lock
+    /// only for work left to it, and no submit pays to wake it.
     private func watchForWork() {
         var now = monotonicNanoseconds()
         var deadline = now &+ Self.spinNanoseconds
         var lastSubmit = submits.load()
         var sawWork = false
         while now < deadline {
-            // One look about every `pollNanoseconds`: each look pulls cache lines to this core,
-            // which the submitter must then take back.
+            // One look per `pollNanoseconds`: each pulls cache lines the submitter must take back.
             let nextLook = now &+ Self.pollNanoseconds
             while now < nextLook { now = monotonicNanoseconds() }
             if counts.unclaimedNow > 0 {
@@ -122,11 +109,9 @@ extension ThreadPool {
         }
     }
 
-    /// How often a watching worker looks.
     fileprivate static let pollNanoseconds = EngineTiming.workerPollNanoseconds
 
-    /// Waits idle until a wake-up token is sent to this worker (`waiter`); an extra thread gives up
-    /// after `idleTimeout` without one and retires. Called and returns with `lock` held.
+    /// Waits for a token; an extra thread retires after `idleTimeout`. Lock held on entry and exit.
     private func waitForWakeUp(_ waiter: IdleWaiter) -> PoolState.WakeUp {
         let mayRetire = state.idleWaitBegan()
         idleWaiters.append(waiter)
@@ -144,16 +129,14 @@ extension ThreadPool {
         {
             let now = monotonicNanoseconds()
             guard now < retireAt else { break }
-            // Even a kept thread, which never retires, looks again after `lostWakeUpRecheck`: a
-            // signal the platform loses then costs that long, never a hang (`LostWakeUps`).
+            // Rechecks even for kept threads: a lost signal costs a delay, never a hang.
             let wait = min(retireAt - now, recheck)
             if !lock.wait(for: waiter.wakeUp, until: .after(.nanoseconds(wait))), waiter.hasToken {
                 LostWakeUps.noteTokenFoundByRecheck(
                     pool: configuration.label, sentNanosecondsAgo: monotonicNanoseconds() &- waiter.tokenSentAt)
             }
         }
-        // A token sent as the wait timed out is taken all the same: the decision that sent it
-        // counts this worker as coming.
+        // A token sent as the wait timed out is taken: its decision counts this worker as coming.
         let tookToken = waiter.hasToken
         if tookToken {
             waiter.hasToken = false

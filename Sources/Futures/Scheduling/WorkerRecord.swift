@@ -1,39 +1,32 @@
 import Synchronization
 
-/// One worker thread of a `ThreadPool`, as the pool and its monitor see it.
-///
-/// Its state says whether the pool counts it as computing. Every change is a compare-and-swap,
-/// made by the worker itself (a job begins or ends, a wait parks it) or by the monitor (it saw the
-/// worker blocked, or computing again), and the pool's `computing` counter (`RunnerCounts`) moves
-/// with exactly the changes into and out of `computing`, so the two never disagree for long.
+/// A pool worker as the pool and its monitor see it. `state` changes by compare-and-swap (by the
+/// worker or the monitor), and `RunnerCounts.computing` moves with exactly the changes into and
+/// out of `.computing`.
 final class WorkerRecord: Sendable {
     enum State: Int {
-        /// Between jobs.
         case idle = 0
-        /// Running a job, counted as computing.
+        /// Counted as computing.
         case computing = 1
-        /// Running a job that the monitor saw blocked; not counted.
+        /// Seen blocked by the monitor; not counted.
         case blocked = 2
-        /// Running a job, parked in a future's wait; not counted.
+        /// Parked in a future's wait; not counted.
         case parked = 3
     }
 
     private let state = Atomic<Int>(State.idle.rawValue)
-    /// Whether the last job ended while the monitor saw it blocked. Read and written only by the
-    /// worker's own thread (an atomic only so that the class is plainly `Sendable`).
+    /// Worker's own thread only (atomic so the class is plainly `Sendable`).
     private let lastJobBlocked = Atomic<Bool>(false)
-    /// Counts the jobs the worker began, so that the monitor compares looks at one job only.
+    /// So the monitor compares looks at one job only.
     private let jobs = Atomic<UInt64>(0)
     let probe: ThreadProbe
-    /// The worker's thread, for a reader that raises its priority (`PriorityBoost`).
+    /// For `PriorityBoost`.
     let thread: ThreadHandle
-    /// The future whose queued work the worker runs (its `ObjectIdentifier`'s bits), or 0: what a
-    /// reader that raises the priority of the work it waits for looks up (`PriorityBoost`).
-    /// Written only by the worker's own thread.
+    /// The running future's `ObjectIdentifier` bits, or 0, for `PriorityBoost`; written by the
+    /// worker's own thread only.
     private let runningFuture = Atomic<UInt>(0)
-    /// The counter this worker's state moves. Unowned and unchecked (no reference counting on
-    /// every job): a worker's thread holds its pool for as long as the thread lives, and the
-    /// monitor holds it while it looks at the records.
+    /// `unowned(unsafe)`, no refcounting per job: the worker's thread holds its pool while it
+    /// lives, and the monitor while it looks at the records.
     private unowned(unsafe) let pool: ThreadPool
 
     init(pool: ThreadPool, probe: ThreadProbe, thread: ThreadHandle) {
@@ -42,11 +35,7 @@ final class WorkerRecord: Sendable {
         self.thread = thread
     }
 
-    /// Runs `job`, recording the future it runs, if any, for `runs(_:)`.
-    ///
-    /// The job is consumed, and its parts are taken apart in one `switch`: a `guard case` followed
-    /// by `job.run()` copied the job twice, a retain and a release of the future and of its run
-    /// closure each time.
+    /// Consumed and taken apart in one `switch`, so the payload is not copied (retained) twice.
     func run(_ job: consuming Job) {
         switch consume job {
         case .future(let future, let run):
@@ -58,7 +47,6 @@ final class WorkerRecord: Sendable {
         }
     }
 
-    /// Whether the worker is running `future`'s queued work.
     func runs(_ future: _FutureCore) -> Bool {
         runningFuture.load(ordering: .relaxed) == UInt(bitPattern: ObjectIdentifier(future))
     }
@@ -66,12 +54,8 @@ final class WorkerRecord: Sendable {
     var currentState: State { State(rawValue: state.load(ordering: .relaxed)) ?? .idle }
     var jobNumber: UInt64 { jobs.load(ordering: .relaxed) }
 
-    /// `idle → computing`, as the worker starts a job; `idle → blocked` if its last job blocked.
-    ///
-    /// Loads come in batches: a worker whose last job blocked most likely runs another that
-    /// blocks, so it starts uncounted, and the pool may start the next job beside it at once
-    /// instead of after the monitor has watched this one block. If the job computes instead, the
-    /// monitor counts it again at its next look.
+    /// `idle → computing`, or `idle → blocked` if its last job blocked: blocking loads come in
+    /// batches, so the next job may start beside it at once; the monitor recounts one that computes.
     func beginJob() {
         jobs.wrappingAdd(1, ordering: .relaxed)
         if lastJobBlocked.load(ordering: .relaxed) {
@@ -82,9 +66,7 @@ final class WorkerRecord: Sendable {
         }
     }
 
-    /// One job ends and the next begins: `computing` and `blocked` stay as they are, which is what
-    /// `endJob()` then `beginJob()` would give, without moving the pool's `computing` counter down
-    /// and up again (two changes, per job, of a counter every runner shares).
+    /// `endJob()` then `beginJob()`, without moving the shared `computing` counter down and up.
     func nextJob() {
         jobs.wrappingAdd(1, ordering: .relaxed)
         lastJobBlocked.store(currentState == .blocked, ordering: .relaxed)
@@ -97,8 +79,7 @@ final class WorkerRecord: Sendable {
         if previous == State.computing.rawValue { pool.counts.runnerStopped() }
     }
 
-    /// `computing | blocked → parked`, before the worker parks in a future's wait. Returns
-    /// whether it was running a job (and so must `unpark()` after).
+    /// `computing | blocked → parked`; returns whether to `unpark()` after.
     func park() -> Bool {
         if move(from: .computing, to: .parked) {
             pool.counts.runnerStopped()
@@ -108,19 +89,19 @@ final class WorkerRecord: Sendable {
         return move(from: .blocked, to: .parked)
     }
 
-    /// `parked → computing`, after the wait.
+    /// `parked → computing`.
     func unpark() {
         if move(from: .parked, to: .computing) { pool.counts.runnerStarted() }
     }
 
-    /// `computing → blocked`, by the monitor. Returns whether it moved.
+    /// `computing → blocked`, by the monitor.
     func markBlocked() -> Bool {
         guard move(from: .computing, to: .blocked) else { return false }
         pool.counts.runnerStopped()
         return true
     }
 
-    /// `blocked → computing`, by the monitor, for a runner that computes again.
+    /// `blocked → computing`, by the monitor.
     func markComputing() {
         if move(from: .blocked, to: .computing) { pool.counts.runnerStarted() }
     }

@@ -1,8 +1,6 @@
 import Synchronization
 
-/// An atomic counter alone on its cache line, for a value that one thread writes and another
-/// watches in a loop: sharing a line with counters that other threads change would make each of
-/// their changes take the line back from the watcher.
+/// An atomic alone on its cache line, for a value one thread writes and another watches in a loop.
 final class PaddedCounter: @unchecked Sendable {
     // @unchecked: the storage is allocated once, holds one `Atomic`, and is used only through it.
     private let storage: UnsafeMutableRawPointer
@@ -17,9 +15,7 @@ final class PaddedCounter: @unchecked Sendable {
         storage.deallocate()
     }
 
-    func load() -> Int {
-        storage.assumingMemoryBound(to: Atomic<Int>.self).pointee.load(ordering: .relaxed)
-    }
+    func load() -> Int { storage.assumingMemoryBound(to: Atomic<Int>.self).pointee.load(ordering: .relaxed) }
 
     func store(_ value: Int) {
         storage.assumingMemoryBound(to: Atomic<Int>.self).pointee.store(value, ordering: .relaxed)

@@ -10,26 +10,15 @@ import Synchronization
     #error("Futures runs on Linux (Glibc or Musl) and on Apple platforms; port Platform.swift to add another")
 #endif
 
-// Everything Futures asks of the operating system directly, in one file: the thread-local slot
-// behind `ThreadState`, a thread pool's lock, and the probes with which a thread pool's monitor
-// tells a blocked runner from a computing one. The rest of the module imports no C library
-// (`PriorityBoost.swift`, Apple's thread priorities, aside). This file does not import Foundation,
-// which re-exports Glibc on Linux, so that `scripts/check-darwin` type-checks its Darwin branches
-// against Apple's declarations alone.
+// Everything Futures asks of the OS (`PriorityBoost.swift` aside). No Foundation (it re-exports
+// Glibc), so `scripts/check-darwin` checks the Darwin branches against Apple's declarations alone.
 
-/// One thread-local slot that holds a retained object per thread, released when the thread exits.
-///
-/// A pthread key owns the object: its destructor releases it when the thread exits (the C library
-/// has cleared the key's value by then, so a later destructor that uses futures makes a new
-/// object, which the C library releases in its next pass). The key is made on first use and kept in a
-/// statically initialized atomic, as a value plus one, zero meaning "not yet".
+/// A thread-local retained object, released at thread exit; the key is stored plus one (0 = none).
 enum ThreadLocalSlot {
     private static let keyPlusOne = Atomic<UInt>(0)
 
     /// The object stored for this thread, unretained; `nil` if none.
-    static func load() -> UnsafeMutableRawPointer? {
-        pthread_getspecific(key)
-    }
+    static func load() -> UnsafeMutableRawPointer? { pthread_getspecific(key) }
 
     /// Stores `object` (already retained) for this thread; it is released when the thread exits.
     static func store(_ object: UnsafeMutableRawPointer) {
@@ -64,9 +53,7 @@ enum ThreadLocalSlot {
     }
 #endif
 
-/// What a thread pool's monitor can learn about one of its threads from another thread: how much
-/// CPU time it has used, and whether the scheduler sees it as runnable (computing, or waiting only
-/// for a core) rather than blocked.
+/// What a pool's monitor learns about a thread from another: CPU time, and whether it is runnable.
 struct ThreadProbe: Sendable {
     #if canImport(Darwin)
         private let port: thread_act_t
@@ -142,9 +129,7 @@ struct ThreadProbe: Sendable {
     #endif
 }
 
-/// The first `capacity` bytes of a small file of the kernel's (`/proc/…`), read with one system
-/// call (the kernel hands such a file over whole when it fits); `nil` if it cannot be read, as
-/// when the thread it describes has exited.
+/// A small `/proc` file in one `read`; `nil` if unreadable (as when its thread has exited).
 func readKernelFile(_ path: String, capacity: Int = 512) -> [UInt8]? {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
@@ -160,8 +145,7 @@ func nameCurrentThread(_ name: String) {
     #if canImport(Darwin)
         _ = pthread_setname_np(name)
     #else
-        // Glibc's module does not export `pthread_setname_np`, and `prctl` is variadic; writing the
-        // thread's own `comm` file does the same.
+        // Glibc's module lacks `pthread_setname_np` and `prctl` is variadic: write `comm`.
         let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         defer { close(descriptor) }
@@ -170,11 +154,7 @@ func nameCurrentThread(_ name: String) {
     #endif
 }
 
-/// Monotonic time in nanoseconds, cheap enough for a monitor's tick.
-///
-/// On Apple platforms `CLOCK_UPTIME_RAW` through `clock_gettime_nsec_np`, the native clock (Mach
-/// absolute time, which does not advance while the device sleeps; `CLOCK_MONOTONIC` there has
-/// microsecond resolution only); elsewhere `CLOCK_MONOTONIC`.
+/// Monotonic nanoseconds (on Apple `CLOCK_UPTIME_RAW`: `CLOCK_MONOTONIC` has microseconds only).
 func monotonicNanoseconds() -> UInt64 {
     #if canImport(Darwin)
         clock_gettime_nsec_np(CLOCK_UPTIME_RAW)
@@ -185,12 +165,10 @@ func monotonicNanoseconds() -> UInt64 {
     #endif
 }
 
-/// A thread's identity as the OS knows it (`pthread_t`), storable and comparable across threads.
+/// A thread's `pthread_t` as bits (an integer on Glibc, a pointer elsewhere).
 struct ThreadHandle: Sendable, Hashable {
-    /// The `pthread_t` as a bit pattern: an integer on Linux, a pointer on Apple platforms.
     let bits: UInt
 
-    /// The calling thread.
     static var current: ThreadHandle {
         #if canImport(Glibc)
             ThreadHandle(bits: pthread_self())  // `pthread_t` is `UInt` on Glibc
@@ -205,12 +183,11 @@ struct ThreadHandle: Sendable, Hashable {
     #endif
 }
 
-/// An instant of the wall clock, as `pthread_cond_timedwait` takes it.
+/// A wall-clock instant, as `pthread_cond_timedwait` takes it.
 struct WallClockDeadline {
     fileprivate var time: timespec
 
-    /// The instant `duration` from now; a negative duration is now, and one beyond 2^40 seconds
-    /// (some 35,000 years) is that far.
+    /// `duration` from now; negative is now, and beyond 2^40 s is clamped there.
     static func after(_ duration: Duration) -> WallClockDeadline {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
@@ -223,21 +200,13 @@ struct WallClockDeadline {
     }
 }
 
-/// A thread pool's lock: a pthread mutex that, on Linux, spins a moment before it sleeps when it
-/// finds the lock taken (glibc's adaptive mutex). Its workers wait for a wake-up each on a
-/// condition of its own (`PoolWakeUp`), with this lock. The parking lot's stripes use it too, with
-/// a `StripeCondition`.
-///
-/// A pool's lock is held for a few dozen instructions at a time, by the submitting thread and by
-/// each worker once per job: a thread that sleeps in the kernel when it finds it taken pays more
-/// than the critical section it waits for. Spinning first lets the holder leave instead.
+/// A pthread mutex, adaptive on Glibc (a pool's critical sections are shorter than a sleep in the
+/// kernel), waited on with `PoolWakeUp` by a pool and `StripeCondition` by the parking lot.
 final class PoolLock: @unchecked Sendable {
-    // @unchecked: the mutex is the synchronization; its storage is allocated once, never moved,
-    // and freed in deinit, when no thread can use it.
+    // @unchecked: the mutex is the synchronization; allocated once, never moved, freed in deinit.
     fileprivate let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
-    /// A lock that spins a moment first (`spinning`, a pool's), or the default mutex (a
-    /// parking-lot stripe's: held for a few instructions, and seldom contended).
+    /// `spinning` for a pool's lock; the default mutex for a stripe's (short, seldom contended).
     init(spinning: Bool = true) {
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)
@@ -259,34 +228,20 @@ final class PoolLock: @unchecked Sendable {
 
     func lock() { pthread_mutex_lock(mutex) }
     func unlock() { pthread_mutex_unlock(mutex) }
-
-    /// Takes the lock if it is free; returns `false` at once if another thread holds it.
     func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
 
-    /// Waits until `wakeUp` is signalled (or spuriously) or `deadline` passes; returns `false` if
-    /// the deadline passed first. Called and returns with the lock held.
+    /// Waits, lock held, for `wakeUp` (or a spurious wake); `false` if `deadline` passed first.
     func wait(for wakeUp: PoolWakeUp, until deadline: WallClockDeadline) -> Bool {
         var time = deadline.time
         return pthread_cond_timedwait(wakeUp.condition, mutex, &time) != ETIMEDOUT
     }
 }
 
-/// The condition one worker of a thread pool waits on, with the pool's lock, and only that
-/// worker: a wake-up is sent to the worker chosen for it, never to whichever waiter the
-/// condition picks.
-///
-/// Why one condition per worker and not one per pool: glibc's condition variable can lose a
-/// `pthread_cond_signal` sent to a condition that several threads wait on (sourceware bug 25847,
-/// fixed upstream in 2025; Debian 12's glibc 2.36 has it): a waiter of an older group takes a
-/// signal, then gives it back to a group that changed meanwhile, and no waiter wakes. A pool
-/// whose idle workers all waited on one condition was seen, under AddressSanitizer with busy
-/// cores, with work queued, two wake-ups counted, and both its idle workers asleep in
-/// `pthread_cond_wait` for minutes (docs/testing.md, "Queued work not taken by idle workers";
-/// `scripts/condvar-lost-wakeup` stresses both patterns). A condition with one waiter at a time
-/// has no older group to take a signal from.
+/// The condition one pool worker waits on, alone, with the pool's lock. One per worker: glibc can
+/// lose a signal sent to a condition with several waiters (sourceware bug 25847, in Debian 12's
+/// glibc; docs/testing.md, `scripts/condvar-lost-wakeup`).
 final class PoolWakeUp: @unchecked Sendable {
-    // @unchecked: the condition is the synchronization; its storage is allocated once, never
-    // moved, and freed in deinit, when no thread waits on it.
+    // @unchecked: the condition is the synchronization; allocated once, never moved, freed in deinit.
     fileprivate let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
     init() { pthread_cond_init(condition, nil) }
@@ -296,20 +251,14 @@ final class PoolWakeUp: @unchecked Sendable {
         condition.deallocate()
     }
 
-    /// Wakes the worker waiting on this condition, if it waits; send it with the pool's lock held.
+    /// Send with the pool's lock held.
     func signal() { pthread_cond_signal(condition) }
 }
 
-/// A parking-lot stripe's condition: every reader parked on the stripe's futures waits on it,
-/// with the stripe's lock (a `PoolLock`), and it is only ever broadcast.
-///
-/// Why not `NSCondition`: each lock and unlock goes through Foundation's class first, twice per
-/// step of a chain. Why not `PoolWakeUp`: that one has one waiter at a time, and is signalled,
-/// never broadcast (glibc's lost `pthread_cond_signal`, sourceware bug 25847,
-/// concerns a signal among several waiters, which a broadcast does not have).
+/// A parking-lot stripe's condition, only ever broadcast (bug 25847 concerns `signal`). Not
+/// `NSCondition`, whose class dispatch is paid twice per chain step.
 final class StripeCondition: @unchecked Sendable {
-    // @unchecked: the condition is the synchronization; its storage is allocated once, never
-    // moved, and freed in deinit, when no thread waits on it.
+    // @unchecked: the condition is the synchronization; allocated once, never moved, freed in deinit.
     fileprivate let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
     init() { pthread_cond_init(condition, nil) }
@@ -319,13 +268,12 @@ final class StripeCondition: @unchecked Sendable {
         condition.deallocate()
     }
 
-    /// Wakes every thread waiting on it; send it with the stripe's lock held.
+    /// Send with the stripe's lock held.
     func broadcast() { pthread_cond_broadcast(condition) }
 }
 
 extension PoolLock {
-    /// Waits until `condition` is broadcast (or spuriously) or `deadline` passes; returns `false`
-    /// if the deadline passed first. Called and returns with the lock held.
+    /// Waits, lock held, for `condition` (or a spurious wake); `false` if `deadline` passed first.
     func wait(on condition: StripeCondition, until deadline: WallClockDeadline) -> Bool {
         var time = deadline.time
         return pthread_cond_timedwait(condition.condition, mutex, &time) != ETIMEDOUT
