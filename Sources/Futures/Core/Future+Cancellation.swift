@@ -1,10 +1,9 @@
 extension Future where Failure == any Error {
     /// Cancels the future: it resolves at once with `CancellationError`.
     ///
-    /// Work that has not started never runs and its closure is released. Work that is running
-    /// goes on, and can see that it was cancelled with ``Future/isCurrentWorkCancelled``; its
-    /// result is dropped. Threads blocked reading the future wake at once with the error, and
-    /// futures derived from it are cancelled too. Cancelling a resolved future does nothing.
+    /// Unstarted work never runs and is released; running work goes on (it can check
+    /// ``Future/isCurrentWorkCancelled``) and its result is dropped. Blocked readers wake with the
+    /// error, derived futures are cancelled too. A resolved future is left alone.
     ///
     /// ```swift
     /// let search = BackgroundFuture { () throws -> [Hit] in try index.search(query) }
@@ -31,8 +30,6 @@ extension Future where Failure == any Error {
 extension Future {
     /// Rejects `cancel()` on a future whose error type is not `any Error`: see the message.
     ///
-    /// Cancelling resolves a future with `CancellationError`, which only `any Error` can hold.
-    ///
     /// ```swift
     /// let search = BackgroundFuture { () throws -> [Hit] in try index.search(query) }   // cancellable
     /// let widened = LazyFuture { buildIndex() }.eraseFailure()                         // also cancellable
@@ -52,8 +49,6 @@ extension Future {
 
 extension Future where Value == Never, Failure == Never {
     /// Whether the future whose work is running on this thread has been cancelled.
-    ///
-    /// Call it from inside a future's work to stop early; outside any work it is `false`.
     ///
     /// ```swift
     /// let total = BackgroundFuture { () throws -> Int in
@@ -85,11 +80,9 @@ extension Future where Value == Never, Failure == Never {
 }
 
 extension Future {
-    /// Whether this future's type can be cancelled: its `Failure` is `any Error`.
     var _isCancellableType: Bool { _isAnyError(Failure.self) }
 
-    /// Cancels this future, as ``cancel()`` does, if its type can be cancelled; otherwise does
-    /// nothing. For combinators written for every `Failure` that own the futures they wait on.
+    /// ``cancel()`` for combinators written for every `Failure`; does nothing if it cannot be cancelled.
     @usableFromInline
     func _cancelIfCancellable() {
         guard _isCancellableType, _complete(with: .failure(CancellationError() as! Failure), cancelling: true) else {

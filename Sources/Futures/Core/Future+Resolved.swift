@@ -1,9 +1,7 @@
 extension Future {
     /// Makes a future that has already succeeded with `value`.
     ///
-    /// Use it where an API wants a future and you already have the value: a cache hit, a
-    /// default, a test. Reading it never blocks. This is BrightFutures' `Future(value:)` and
-    /// SwiftNIO's `makeSucceededFuture(_:)`.
+    /// For a cache hit, a default, a test; reading it never blocks.
     ///
     /// ```swift
     /// func avatar(for user: User) -> Future<Image, any Error> {
@@ -54,9 +52,6 @@ extension Future {
 
 extension Future where Failure == Never {
     /// Makes a future that has already succeeded with `value`, and cannot fail.
-    ///
-    /// This is the overload chosen where nothing says what `Failure` is:
-    /// `Future(value: 42)` is a `Future<Int, Never>`, read without `try`.
     ///
     /// ```swift
     /// let answer = Future(value: 42)
