@@ -31,9 +31,7 @@ extension Future {
     /// Rejects `cancel()` on a future whose error type is not `any Error`: see the message.
     ///
     /// ```swift
-    /// let search = BackgroundFuture { () throws -> [Hit] in try index.search(query) }   // cancellable
-    /// let widened = LazyFuture { buildIndex() }.eraseFailure()                         // also cancellable
-    /// widened.cancel()
+    /// LazyFuture { buildIndex() }.eraseFailure().cancel()   // cancels the erased future
     /// ```
     /// - Returns: Never returns.
     @available(
@@ -51,29 +49,13 @@ extension Future where Value == Never, Failure == Never {
     /// Whether the future whose work is running on this thread has been cancelled.
     ///
     /// ```swift
-    /// let total = BackgroundFuture { () throws -> Int in
-    ///     var sum = 0
-    ///     for chunk in chunks {
-    ///         if Future.isCurrentWorkCancelled { throw CancellationError() }
-    ///         sum += process(chunk)
-    ///     }
-    ///     return sum
-    /// }
+    /// let done = BackgroundFuture { for chunk in chunks where !Future.isCurrentWorkCancelled { process(chunk) } }
     /// ```
     public static var isCurrentWorkCancelled: Bool {
         CurrentWork.innermost?._isCancelled ?? false
     }
 
-    /// Throws `CancellationError` if the future whose work is running on this thread has been
-    /// cancelled.
-    ///
-    /// ```swift
-    /// let report = BackgroundFuture { () throws -> Report in
-    ///     for page in pages { try Future.checkCancellation(); render(page) }
-    ///     return Report(pages)
-    /// }
-    /// ```
-    /// - Throws: `CancellationError` if the running work's future was cancelled.
+    /// Throws `CancellationError` if the future whose work runs on this thread was cancelled.
     public static func checkCancellation() throws(CancellationError) {
         if isCurrentWorkCancelled { throw CancellationError() }
     }

@@ -29,10 +29,7 @@ extension _FutureReading {
     /// The result, waiting for it (or computing it, for a lazy future) if needed.
     ///
     /// ```swift
-    /// switch download.result {
-    /// case .success(let data): save(data)
-    /// case .failure(let error): report(error)
-    /// }
+    /// if case .success(let data) = download.result { save(data) }
     /// ```
     /// - Important: Blocks the calling thread until the future resolves. From async code use
     ///   ``Future/get()``, which suspends instead.

@@ -4,12 +4,8 @@ extension Future {
     /// For a cache hit, a default, a test; reading it never blocks.
     ///
     /// ```swift
-    /// func avatar(for user: User) -> Future<Image, any Error> {
-    ///     if let cached = cache[user.id] { return Future(value: cached) }
-    ///     return BackgroundFuture { try download(user.avatarURL) }
-    /// }
+    /// if let cached = cache[user.id] { return Future(value: cached) }
     /// ```
-    /// Where nothing says what `Failure` is, `Future(value: 42)` is a `Future<Int, Never>`.
     /// - Parameters:
     ///   - value: The value.
     ///   - fileID: Leave the default: see <doc:CreationSites>.
@@ -22,9 +18,7 @@ extension Future {
     /// Makes a future that has already failed with `failure`.
     ///
     /// ```swift
-    /// guard let url = URL(string: text) else {
-    ///     return Future<Data, LoadError>(failure: .badAddress(text))
-    /// }
+    /// guard let url = URL(string: text) else { return Future<Data, LoadError>(failure: .badAddress(text)) }
     /// ```
     /// - Parameters:
     ///   - failure: The error.

@@ -19,19 +19,13 @@ public enum FutureDiagnostics {
     /// A problem Futures noticed in a debug build, handed to ``FutureDiagnostics/handler``.
     ///
     /// ```swift
-    /// FutureDiagnostics.handler = { report in
-    ///     if report.problem == .promiseDroppedWhilePending { assertionFailure(report.description) }
-    /// }
+    /// FutureDiagnostics.handler = { report in assertionFailure(report.description) }
     /// ```
     public struct Report: Sendable, Hashable, CustomStringConvertible {
         /// What went wrong.
         ///
         /// ```swift
-        /// switch report.problem {
-        /// case .promiseDroppedWhilePending: print("a promise was dropped at \(report.creationSite)")
-        /// case .mainThreadWait: print("the main thread waited for \(report.future)")
-        /// case .blockingReadOnCooperativeThread: print("a task blocked a pool thread on \(report.future)")
-        /// }
+        /// if report.problem == .mainThreadWait { print("the main thread waited for \(report.future)") }
         /// ```
         public enum Problem: Sendable, Hashable {
             /// The last copy of a ``Promise`` was released while its future was pending and still
@@ -74,12 +68,20 @@ public enum FutureDiagnostics {
     ///
     /// Called on the thread that saw the problem, holding no lock of Futures; keep it short and
     /// non-blocking. Settable from any thread.
+    ///
+    /// ```swift
+    /// FutureDiagnostics.handler = { report in analytics.record(report.description) }
+    /// ```
     public static var handler: @Sendable (Report) -> Void {
         get { settings.withLock { $0.handler } }
         set { settings.withLock { $0.handler = newValue } }
     }
 
     /// The default ``handler``: writes "Futures: " and the description to standard error.
+    ///
+    /// ```swift
+    /// FutureDiagnostics.handler = FutureDiagnostics.printToStandardError   // back to the default
+    /// ```
     public static let printToStandardError: @Sendable (Report) -> Void = { report in
         writeToStandardError("Futures: \(report.description)\n")
     }

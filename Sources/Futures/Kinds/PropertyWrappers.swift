@@ -23,13 +23,8 @@
 /// }
 ///
 /// struct Glossary {
-///     let words: [String]
 ///     @Lazy var index: [String: Int]
-///
-///     init(words: [String]) {
-///         self.words = words
-///         _index = Lazy(wrappedValue: buildIndex(of: words))   // the parameter, not self.words
-///     }
+///     init(words: [String]) { _index = Lazy(wrappedValue: buildIndex(of: words)) }   // not self.words
 /// }
 /// ```
 @propertyWrapper
