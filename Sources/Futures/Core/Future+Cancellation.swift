@@ -56,6 +56,11 @@ extension Future where Value == Never, Failure == Never {
     }
 
     /// Throws `CancellationError` if the future whose work runs on this thread was cancelled.
+    ///
+    /// ```swift
+    /// for page in pages { try Future.checkCancellation(); render(page) }   // inside a future's work
+    /// ```
+    /// - Throws: `CancellationError` if the running work's future was cancelled.
     public static func checkCancellation() throws(CancellationError) {
         if isCurrentWorkCancelled { throw CancellationError() }
     }

@@ -2,10 +2,8 @@ public import Synchronization
 
 /// A value that is still being computed, and that stands in for it once it exists.
 ///
-/// A future resolves exactly once, to a `Result<Value, Failure>`. Create one with
-/// ``BackgroundFuture`` (starts at once), ``LazyFuture`` (starts on first read) or
-/// ``Promise`` (completed by your code); read it with ``value`` (blocking) or ``get()``
-/// (suspending).
+/// A future resolves exactly once, to a `Result<Value, Failure>`. Create one with ``BackgroundFuture``,
+/// ``LazyFuture`` or ``Promise``; read it with ``value`` (blocking) or ``get()`` (suspending).
 ///
 /// ```swift
 /// let data = BackgroundFuture { try Data(contentsOf: url) }   // Future<Data, any Error>
@@ -13,9 +11,8 @@ public import Synchronization
 /// show(try data.value)                                         // waits only if it must
 /// ```
 ///
-/// Reading a resolved future takes no lock: one acquiring load, then the stored result. Waiting
-/// threads park on a striped table, so a future carries no lock. `public` but not `open`: the kinds
-/// are fixed by this library.
+/// A resolved read takes no lock (one acquiring load); waiters park on a striped table. `public`,
+/// not `open`: the kinds are fixed.
 public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlot<Value, Failure>>,
     _FutureReading, @unchecked Sendable
 {

@@ -1,11 +1,9 @@
 extension FutureDiagnostics {
-    /// An unresolved future that threads wait for, or whose work waits in a queue: one line of
+    /// An unresolved future threads wait for, or whose work is queued: a line of
     /// ``FutureDiagnostics/waitingFutures()``.
     ///
     /// ```swift
-    /// for future in FutureDiagnostics.waitingFutures() where future.waiters > 0 {
-    ///     print(future.creationSite, future.state, future.waiters)
-    /// }
+    /// for future in FutureDiagnostics.waitingFutures() where future.waiters > 0 { print(future.creationSite) }
     /// ```
     public struct WaitingFuture: Sendable, Hashable, CustomStringConvertible {
         /// How a future resolves.
@@ -146,9 +144,9 @@ extension FutureDiagnostics {
 
     /// How many tasks are suspended in ``Future/get()`` or ``Future/cancellableResult()``.
     ///
-    /// They hold no thread, so ``waitingFutures()`` does not count them. A count that stays above zero
-    /// after their futures resolved means the cooperative pool has no free thread to resume them: look
-    /// for ``Report/Problem/blockingReadOnCooperativeThread``.
+    /// They hold no thread, so ``waitingFutures()`` omits them. A count stuck above zero after their
+    /// futures resolved means the cooperative pool has no free thread: see
+    /// ``Report/Problem/blockingReadOnCooperativeThread``.
     ///
     /// ```swift
     /// print("tasks waiting for futures: \(FutureDiagnostics.suspendedTasks)")

@@ -2,20 +2,15 @@ import Dispatch
 
 /// A future whose work starts at once, on a background context.
 ///
-/// Use it to overlap work with whatever the caller does next: loads, decoding, rendering.
-///
 /// ```swift
 /// let pages = urls.map { url in BackgroundFuture { try Data(contentsOf: url) } }
 /// let total = try pages.reduce(0) { try $0 + $1.value.count }   // the loads ran in parallel
 /// ```
 ///
-/// The default context, ``ExecutionContext/global(qos:)``, runs one computing job per core and
-/// adds threads while jobs block, up to 64; ``ExecutionContext/io`` suits many loads that mostly
-/// wait (a thread each, up to 256).
-///
-/// A reader that finds the work still queued may run it itself: always from inside future work
-/// (so nested futures finish when every runner waits), at top level when runners stay within the
-/// cores or the work has waited a while. The work runs exactly once.
+/// The default ``ExecutionContext/global(qos:)`` runs a job per core and adds threads while jobs
+/// block, up to 64; ``ExecutionContext/io`` gives each load a thread, up to 256. A reader finding the
+/// work still queued may run it itself (always from inside future work, so nested futures finish);
+/// the work runs exactly once.
 public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Value, Failure>, @unchecked Sendable {
     // @unchecked: adds no stored state; the proof on `Future` covers it.
 

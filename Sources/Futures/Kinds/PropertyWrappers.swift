@@ -4,12 +4,9 @@
 /// is safe to read from many threads, and reading never mutates its owner.
 ///
 /// ```swift
-/// struct Glossary {
-///     @Lazy var index = buildIndex(of: words)   // nothing runs yet
-/// }
-/// let glossary = Glossary()
-/// print(glossary.index.count)                   // builds the index, once
-/// if glossary.$index.isResolved { print("built") }
+/// @Lazy var index = buildIndex(of: words)   // nothing runs yet
+/// print(index.count)                        // builds the index, once
+/// if $index.isResolved { print("built") }
 /// ```
 ///
 /// The initial value expression is captured, not evaluated, so it must be `@Sendable`.
@@ -18,10 +15,7 @@
 /// property (initialize it in `init`, from the parameter):
 ///
 /// ```swift
-/// final class Service: Sendable {
-///     let table = LazyFuture { buildTable() }   // not `@Lazy var table = buildTable()`
-/// }
-///
+/// final class Service: Sendable { let table = LazyFuture { buildTable() } }   // not @Lazy var
 /// struct Glossary {
 ///     @Lazy var index: [String: Int]
 ///     init(words: [String]) { _index = Lazy(wrappedValue: buildIndex(of: words)) }   // not self.words
