@@ -9,7 +9,6 @@ public class _FutureCore: @unchecked Sendable {
     // @unchecked: `_state` is atomic, `_links` immutable; the `DerivedLinks` it may point to are
     // guarded by the future's parking-lot stripe.
 
-    /// Phase, flags, kind and creation site; see `StateWord`.
     @usableFromInline let _state: Atomic<UInt64>
     /// A derived future's sources, or where it was made. `@usableFromInline` so clients know the
     /// object's layout (gated: lazy create+read, promise round trip).
@@ -114,7 +113,7 @@ public class _FutureCore: @unchecked Sendable {
             adding: StateWord.publishIncrement(from: .completing, succeeded: succeeded), droppingLinks: droppingLinks)
     }
 
-    /// The same with the add to make, from any phase no other thread can move.
+    /// The same, from any phase no other thread can move.
     @inlinable
     final func _publishResolution(adding increment: UInt64, droppingLinks: Bool) {
         let old = _state.wrappingAdd(increment, ordering: .acquiringAndReleasing).oldValue

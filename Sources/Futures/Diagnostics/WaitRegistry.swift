@@ -15,9 +15,7 @@
 /// A thread in the table is frozen, as far as futures go, until it removes itself under the
 /// table's lock; so while that lock is held a cycle the check sees is real (`findCycle`).
 enum WaitRegistry {
-    /// One parked thread.
     struct Parked: Sendable {
-        /// The future it waits for.
         let future: _FutureCore
         /// The futures whose work it runs, outermost first, held while registered.
         let running: [_FutureCore]
