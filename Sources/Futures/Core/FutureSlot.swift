@@ -37,7 +37,7 @@ public class _FutureWithSlot<Slot: _FutureSlotRunning>: _FutureCore, @unchecked 
     // readers touch it only after an acquiring load sees `resolved` without `cancelled`.
 
     /// The phases already give one thread at a time access, so no dynamic exclusivity check
-    /// (it would cost more than a lazy future's claim, run and completion together).
+    /// (gated: resolved read, promise create+succeed+read).
     @usableFromInline @exclusivity(unchecked) final var _slot: Slot
 
     @usableFromInline
@@ -103,8 +103,6 @@ public protocol _FutureSlotRunning {
 }
 
 extension _FutureSlot: _FutureSlotRunning {
-    // Always inlined into the type-erased run (gated: map step on a lazy source).
-    @inline(__always)
     public static func _runWork(in slot: UnsafeMutablePointer<Self>, of future: _FutureCore) -> Bool {
         var outcome = Self.empty
         var succeeded = false

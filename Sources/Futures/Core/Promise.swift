@@ -1,12 +1,8 @@
 /// The writing end of a future: your code completes it, once.
 ///
-/// Use a promise to turn a callback, a delegate or any event into a ``Future``.
-///
 /// ```swift
 /// let promise = Promise<Data, any Error>()
-/// session.load(url) { data, error in
-///     if let data { promise.succeed(data) } else { promise.fail(error ?? LoadError.empty) }
-/// }
+/// session.load(url) { data, error in if let data { promise.succeed(data) } else { promise.fail(error!) } }
 /// return promise.future
 /// ```
 ///

@@ -53,8 +53,7 @@ public enum FutureDiagnostics {
         ///
         /// ```swift
         /// let report = FutureDiagnostics.Report(
-        ///     problem: .mainThreadWait, future: "BackgroundFuture<Int>", creationSite: "App/A.swift:3",
-        ///     description: "the main thread waited 0.3 seconds for BackgroundFuture<Int> created at App/A.swift:3")
+        ///     problem: .mainThreadWait, future: "Future<Int>", creationSite: "App/A.swift:3", description: "waited")
         /// ```
         public init(problem: Problem, future: String, creationSite: String, description: String) {
             self.problem = problem

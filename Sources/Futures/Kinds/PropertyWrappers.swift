@@ -26,8 +26,7 @@ public struct Lazy<Value: Sendable>: Sendable {
     /// The future behind the property: `$name`.
     ///
     /// ```swift
-    /// @Lazy var table = buildTable()
-    /// let table = await $table.get()   // from async code
+    /// let table = await $table.get()   // from async code, for `@Lazy var table = buildTable()`
     /// ```
     public let projectedValue: LazyFuture<Value, Never>
 
@@ -51,8 +50,7 @@ public struct Lazy<Value: Sendable>: Sendable {
     /// The value, computed on the first read (on the reading thread) and remembered.
     ///
     /// ```swift
-    /// @Lazy var table = buildTable()
-    /// print(table.rows)   // reads wrappedValue
+    /// print(table.rows)   // reads wrappedValue, for `@Lazy var table = buildTable()`
     /// ```
     /// - Important: Blocks while the value is computed, by this read or another thread's. From async
     ///   code read `await $name.get()`; the compiler cannot flag a wrapped property read.
@@ -81,8 +79,7 @@ public struct Background<Value: Sendable>: Sendable {
     /// The future behind the property: `$name`.
     ///
     /// ```swift
-    /// @Background var image = loadImage(at: url)
-    /// $image.onSuccess(on: .main) { imageView.show($0) }
+    /// $image.onSuccess(on: .main) { imageView.show($0) }   // for `@Background var image = load()`
     /// ```
     public let projectedValue: BackgroundFuture<Value, Never>
 
@@ -108,8 +105,7 @@ public struct Background<Value: Sendable>: Sendable {
     /// The value, waiting for the background work if it has not finished.
     ///
     /// ```swift
-    /// @Background var image = loadImage(at: url)
-    /// print(image.size)   // reads wrappedValue
+    /// print(image.size)   // reads wrappedValue, for `@Background var image = load()`
     /// ```
     /// - Important: Blocks until the work finishes. From async code read `await $name.get()`; the
     ///   compiler cannot flag a wrapped property read.
