@@ -6,13 +6,10 @@ public import Synchronization
 /// bits 0-1   phase: pending, running, completing, resolved
 /// bit  2     waiters: a thread is (or was) parked on the future in the parking lot
 /// bit  3     callbacks: callbacks are registered for the future in the parking lot
-/// bit  4     not cancelled: set from the start, cleared when the future is resolved by
-///            cancellation (so that the read path's test is one `not` and one `test`)
+/// bit  4     not cancelled: cleared by a cancelling completion (the read path tests one mask)
 /// bits 5-7   kind (`FutureKind`)
-/// bit  8     succeeded: set as the future is resolved with a value, in the same atomic step
-///            that publishes `resolved`; then the slot holds `.success` for good
-/// bits 9-31  the creation file's number in `CreationSite`'s table, for a future with links (0: none
-///            or unknown; a future without links keeps its file in `FutureLinks.site`)
+/// bit  8     succeeded: set in the atomic step that publishes `resolved` with a value
+/// bits 9-31  the creation file's number in `CreationSite` (futures with links; else 0)
 /// bits 32-63 the creation line
 /// ```
 ///
