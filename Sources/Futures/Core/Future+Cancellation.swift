@@ -1,10 +1,9 @@
 extension Future where Failure == any Error {
     /// Cancels the future: it resolves at once with `CancellationError`.
     ///
-    /// Work that has not started never runs and its closure is released. Work that is running
-    /// goes on, and can see that it was cancelled with ``Future/isCurrentWorkCancelled``; its
-    /// result is dropped. Threads blocked reading the future wake at once with the error, and
-    /// futures derived from it are cancelled too. Cancelling a resolved future does nothing.
+    /// Unstarted work never runs and is released; running work goes on (it can check
+    /// ``Future/isCurrentWorkCancelled``) and its result is dropped. Blocked readers wake with the
+    /// error, derived futures are cancelled too. A resolved future is left alone.
     ///
     /// ```swift
     /// let search = BackgroundFuture { () throws -> [Hit] in try index.search(query) }
@@ -31,12 +30,8 @@ extension Future where Failure == any Error {
 extension Future {
     /// Rejects `cancel()` on a future whose error type is not `any Error`: see the message.
     ///
-    /// Cancelling resolves a future with `CancellationError`, which only `any Error` can hold.
-    ///
     /// ```swift
-    /// let search = BackgroundFuture { () throws -> [Hit] in try index.search(query) }   // cancellable
-    /// let widened = LazyFuture { buildIndex() }.eraseFailure()                         // also cancellable
-    /// widened.cancel()
+    /// LazyFuture { buildIndex() }.eraseFailure().cancel()   // cancels the erased future
     /// ```
     /// - Returns: Never returns.
     @available(
@@ -53,30 +48,17 @@ extension Future {
 extension Future where Value == Never, Failure == Never {
     /// Whether the future whose work is running on this thread has been cancelled.
     ///
-    /// Call it from inside a future's work to stop early; outside any work it is `false`.
-    ///
     /// ```swift
-    /// let total = BackgroundFuture { () throws -> Int in
-    ///     var sum = 0
-    ///     for chunk in chunks {
-    ///         if Future.isCurrentWorkCancelled { throw CancellationError() }
-    ///         sum += process(chunk)
-    ///     }
-    ///     return sum
-    /// }
+    /// let done = BackgroundFuture { for chunk in chunks where !Future.isCurrentWorkCancelled { process(chunk) } }
     /// ```
     public static var isCurrentWorkCancelled: Bool {
         CurrentWork.innermost?._isCancelled ?? false
     }
 
-    /// Throws `CancellationError` if the future whose work is running on this thread has been
-    /// cancelled.
+    /// Throws `CancellationError` if the future whose work runs on this thread was cancelled.
     ///
     /// ```swift
-    /// let report = BackgroundFuture { () throws -> Report in
-    ///     for page in pages { try Future.checkCancellation(); render(page) }
-    ///     return Report(pages)
-    /// }
+    /// for page in pages { try Future.checkCancellation(); render(page) }   // inside a future's work
     /// ```
     /// - Throws: `CancellationError` if the running work's future was cancelled.
     public static func checkCancellation() throws(CancellationError) {
@@ -85,11 +67,9 @@ extension Future where Value == Never, Failure == Never {
 }
 
 extension Future {
-    /// Whether this future's type can be cancelled: its `Failure` is `any Error`.
     var _isCancellableType: Bool { _isAnyError(Failure.self) }
 
-    /// Cancels this future, as ``cancel()`` does, if its type can be cancelled; otherwise does
-    /// nothing. For combinators written for every `Failure` that own the futures they wait on.
+    /// ``cancel()`` for combinators written for every `Failure`; does nothing if it cannot be cancelled.
     @usableFromInline
     func _cancelIfCancellable() {
         guard _isCancellableType, _complete(with: .failure(CancellationError() as! Failure), cancelling: true) else {

@@ -3,8 +3,7 @@
 extension Future where Failure == Never {
     /// Returns this future as one whose error type is `failureType`: it never fails with it.
     ///
-    /// Use it where a future that cannot fail must meet one that can: `zip`, `Future.all`, a
-    /// parameter of a typed future. The child has this future's kind (lazy stays lazy) and value.
+    /// For `zip`, `Future.all` or a typed parameter. The child keeps this future's kind and value.
     ///
     /// ```swift
     /// let count = LazyFuture { cache.count }
@@ -30,18 +29,14 @@ extension Future where Failure == Never {
 extension Future {
     /// Returns this future as one whose error type is `any Error`, for any error type.
     ///
-    /// The child resolves as this future does, with the same value or the same error, and keeps
-    /// its kind (lazy stays lazy). A future whose error type is already `any Error` is returned
-    /// as it is, so erasing never wraps twice.
+    /// The child keeps this future's outcome and kind; one already typed `any Error` is returned as is.
     ///
     /// ```swift
     /// let screen = zip(LazyFuture { 3 }.eraseFailure(), BackgroundFuture { try loadTitle() })
     /// ```
     ///
-    /// Cancelling the result of `eraseFailure()` cancels this future only when it is this
-    /// future (its error type was `any Error`). Otherwise the new future is cancelled alone: its
-    /// readers wake with `CancellationError`, and this future's work goes on, since its error type
-    /// has no room for `CancellationError`.
+    /// Cancelling the result cancels this future only when it is this future; otherwise the new
+    /// future is cancelled alone and this one's work goes on.
     /// - Parameters:
     ///   - fileID: Leave the default: see <doc:CreationSites>.
     ///   - line: Leave the default.

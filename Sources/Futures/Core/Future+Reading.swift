@@ -1,17 +1,10 @@
-/// The reads that return a future's outcome (`value`, `result` and `peek`), declared in an
-/// extension of this protocol rather than in `Future` itself, so that a read through a subclass
-/// costs what a read through `Future` costs.
-///
-/// Why: a member of `Future` read through a variable typed `LazyFuture` or `BackgroundFuture`
-/// converts the variable to its superclass, and on Swift 6.3 that conversion copies the reference
-/// when the member is inlined: a retain and a release around every read. A protocol extension is
-/// specialized for the variable's own type, so no conversion happens (gated: resolved read).
-///
-/// Only `Future` conforms; the protocol carries no API of its own. Use the members on a future.
+/// The reads (`value`, `result`, `peek`), in a protocol extension rather than on `Future`: a
+/// member of `Future` read through a `LazyFuture` or `BackgroundFuture` variable converts it to the
+/// superclass, which on Swift 6.3 costs a retain and a release per inlined read; a protocol
+/// extension is specialized for the variable's own type (gated: resolved read). Only `Future`
+/// conforms; not API.
 public protocol _FutureReading<Value, Failure>: AnyObject {
-    /// The future's value type.
     associatedtype Value: Sendable
-    /// The future's error type.
     associatedtype Failure: Error
     /// The value if the future resolved with one; `nil` otherwise. Never blocks.
     var _successOnTheReadPath: Value? { get }
@@ -36,10 +29,7 @@ extension _FutureReading {
     /// The result, waiting for it (or computing it, for a lazy future) if needed.
     ///
     /// ```swift
-    /// switch download.result {
-    /// case .success(let data): save(data)
-    /// case .failure(let error): report(error)
-    /// }
+    /// if case .success(let data) = download.result { save(data) }
     /// ```
     /// - Important: Blocks the calling thread until the future resolves. From async code use
     ///   ``Future/get()``, which suspends instead.
@@ -69,15 +59,11 @@ extension _FutureReading {
     }
 }
 
-// The non-throwing twins below work around a compiler crash: on Swift 6.3, a `get throws(Failure)`
-// accessor read without `try` where `Failure == Never` crashes SILGen (signal 11), in this module
-// and in user code such as `func f<T>(_ x: Future<T, Never>) -> T { x.value }`
-// (swiftlang/swift#74273, fixed by swiftlang/swift#86815 after 6.3). Overload resolution picks the
-// twin, and `GenericCodeTests` compiles such user code. Remove the twins once the fix ships.
+// Works around swiftlang/swift#74273 (fixed by #86815 after 6.3): a `get throws(Failure)`
+// accessor read without `try` where `Failure == Never` crashes SILGen, here and in user code.
+// Overload resolution picks this twin (`GenericCodeTests`); remove it once the fix ships.
 extension _FutureReading where Failure == Never {
     /// The value, waiting for it (or computing it, for a lazy future) if needed.
-    ///
-    /// The work of this future cannot fail, so no `try` is needed.
     ///
     /// ```swift
     /// let index = LazyFuture { buildIndex() }

@@ -1,17 +1,11 @@
 extension Future {
     /// Makes a future that has already succeeded with `value`.
     ///
-    /// Use it where an API wants a future and you already have the value: a cache hit, a
-    /// default, a test. Reading it never blocks. This is BrightFutures' `Future(value:)` and
-    /// SwiftNIO's `makeSucceededFuture(_:)`.
+    /// For a cache hit, a default, a test; reading it never blocks.
     ///
     /// ```swift
-    /// func avatar(for user: User) -> Future<Image, any Error> {
-    ///     if let cached = cache[user.id] { return Future(value: cached) }
-    ///     return BackgroundFuture { try download(user.avatarURL) }
-    /// }
+    /// if let cached = cache[user.id] { return Future(value: cached) }
     /// ```
-    /// Where nothing says what `Failure` is, `Future(value: 42)` is a `Future<Int, Never>`.
     /// - Parameters:
     ///   - value: The value.
     ///   - fileID: Leave the default: see <doc:CreationSites>.
@@ -24,9 +18,7 @@ extension Future {
     /// Makes a future that has already failed with `failure`.
     ///
     /// ```swift
-    /// guard let url = URL(string: text) else {
-    ///     return Future<Data, LoadError>(failure: .badAddress(text))
-    /// }
+    /// guard let url = URL(string: text) else { return Future<Data, LoadError>(failure: .badAddress(text)) }
     /// ```
     /// - Parameters:
     ///   - failure: The error.
@@ -54,9 +46,6 @@ extension Future {
 
 extension Future where Failure == Never {
     /// Makes a future that has already succeeded with `value`, and cannot fail.
-    ///
-    /// This is the overload chosen where nothing says what `Failure` is:
-    /// `Future(value: 42)` is a `Future<Int, Never>`, read without `try`.
     ///
     /// ```swift
     /// let answer = Future(value: 42)

@@ -1,15 +1,10 @@
 public import Synchronization
 
 extension Future {
-    /// The result of a future that was not resolved at the first look.
-    ///
-    /// Unstarted work that this reader takes at once — a lazy future's, or queued background work
-    /// when its context's rule allows, as `ReadStep` decides — runs here, on this thread, in code
-    /// the client specializes for its types. Anything else waits in `_waitUntilResolved()`, the
-    /// non-generic slow path, which takes the same decision (`demand`) each time it looks.
-    ///
-    /// `word` is the state word as the caller last loaded it, unresolved: the step is decided from
-    /// it, and the claim tries it first.
+    /// After a read-path miss. Work this reader takes at once (lazy, or queued background work the
+    /// context allows, per `ReadStep`) runs here, specialized for the client's types; anything else
+    /// waits in the non-generic `_waitUntilResolved()`, which decides again (`demand`) each look.
+    /// `word` is the caller's last load, unresolved; the claim tries it first.
     @inlinable
     final func _resultAfterRunningOrWaiting(from word: StateWord) -> Result<Value, Failure> {
         switch ReadStep(word) {
@@ -21,27 +16,22 @@ extension Future {
                 return scheduler.runCounted { _runClaimedWork() }
             }
         case .readOutcome, .waitForRunner, .wait, .walkUpstream:
-            // Resolved meanwhile, or nothing this reader may run at once: the slow path decides
-            // again from the word it loads (`demand`), and waits.
+            // Nothing to run at once: the slow path decides again from its own load.
             break
         }
         _waitUntilResolved()
         return _result
     }
 
-    /// Runs the work this thread claimed, on this thread, and resolves the future with its
-    /// outcome.
-    ///
-    /// - Returns: The future's result: the work's outcome, or the cancellation that resolved
-    ///   the future while the work ran.
+    /// Runs the claimed work and resolves the future. Returns the outcome, or the cancellation that
+    /// resolved the future meanwhile.
     @inlinable
     final func _runClaimedWork() -> Result<Value, Failure> {
         #if DEBUG
             let watch = ReaderRunWatch(running: self)
             defer { watch.finish(running: self) }
         #endif
-        // The work's closure, and all it captured, is released when `_runWork` returns, before
-        // the future resolves: a reader that wakes can rely on it being gone.
+        // The closure and its captures are released before the future resolves.
         let result = _runWork()
         let succeeded: Bool
         if case .success = result { succeeded = true } else { succeeded = false }
@@ -50,7 +40,6 @@ extension Future {
         return _result
     }
 
-    /// Takes the work out of the slot and runs it with this future on the thread's chain.
     @inlinable
     final func _runWork() -> Result<Value, Failure> {
         var slot = _FutureSlot<Value, Failure>.empty
@@ -65,15 +54,13 @@ extension Future {
         }
     }
 
-    /// Writes `outcome` into the slot that `_runWork()` left `empty`, by initializing it: the
-    /// `empty` case has no payload, so there is nothing to destroy first. An assignment would
+    /// Initializes the slot `_runWork()` left `empty` (no payload to destroy); an assignment would
     /// first consume the old value, an outlined call that tests its case.
     @inlinable
     final func _fillEmptySlot(with outcome: consuming _FutureSlot<Value, Failure>) {
         Self._initialize(&_slot, to: outcome)
     }
 
-    /// Initializes the slot at `slot` with `outcome`, without destroying what it held.
     @inlinable
     static func _initialize(
         _ slot: UnsafeMutablePointer<_FutureSlot<Value, Failure>>, to outcome: consuming _FutureSlot<Value, Failure>
@@ -81,15 +68,8 @@ extension Future {
         slot.initialize(to: outcome)
     }
 
-    /// Resolves the future with `result` unless it is already resolved or being resolved.
-    ///
-    /// A `cancelling` completion resolves the future with `CancellationError` (only a future
-    /// whose `Failure` is `any Error` is ever cancelled) and leaves the slot to its runner, if the
-    /// work is running.
-    ///
-    /// `droppingLinks`: a derived future's links let go of its sources as it resolves (see
-    /// `_publishResolution(droppingLinks:)`).
-    ///
+    /// Resolves the future unless another completion won. A `cancelling` completion leaves the slot
+    /// to its runner if the work runs. `droppingLinks`: see `_publishResolution(droppingLinks:)`.
     /// - Returns: `true` if this call resolved it.
     @inlinable
     @discardableResult
@@ -100,7 +80,7 @@ extension Future {
         case .lost:
             return false
         case .won(let fromPending, let ownsSlot):
-            // From `pending` this drops the unstarted work (a queued entry then finds it gone).
+            // From `pending`, drops the unstarted work (a queued entry then finds it gone).
             var succeeded = false
             if ownsSlot {
                 if cancelling {

@@ -2,10 +2,8 @@ public import Synchronization
 
 /// A value that is still being computed, and that stands in for it once it exists.
 ///
-/// A future resolves exactly once, to a `Result<Value, Failure>`. Create one with
-/// ``BackgroundFuture`` (starts at once), ``LazyFuture`` (starts on first read) or
-/// ``Promise`` (completed by your code); read it with ``value`` (blocking) or ``get()``
-/// (suspending).
+/// A future resolves exactly once, to a `Result<Value, Failure>`. Create one with ``BackgroundFuture``,
+/// ``LazyFuture`` or ``Promise``; read it with ``value`` (blocking) or ``get()`` (suspending).
 ///
 /// ```swift
 /// let data = BackgroundFuture { try Data(contentsOf: url) }   // Future<Data, any Error>
@@ -13,23 +11,16 @@ public import Synchronization
 /// show(try data.value)                                         // waits only if it must
 /// ```
 ///
-/// Reading a resolved future takes no lock: one acquiring atomic load, then the stored result.
-/// Threads that must wait park on a condition shared through a striped table, so a future
-/// carries no lock of its own.
-///
-/// `Future` is the base class of ``BackgroundFuture`` and ``LazyFuture``; it is `public` but not
-/// `open`: the kinds of future are fixed by this library.
+/// A resolved read takes no lock (one acquiring load); waiters park on a striped table. `public`,
+/// not `open`: the kinds are fixed.
 public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlot<Value, Failure>>,
     _FutureReading, @unchecked Sendable
 {
-    // @unchecked: the slot (`_slot`, in `_FutureWithSlot`) is guarded by the state word's phases;
-    // the rest is `_FutureCore`'s.
+    // @unchecked: `_slot` is guarded by the state word's phases; the rest is `_FutureCore`'s.
 
-    // The path from creation to the first read of a lazy future — this initializer, the claim,
-    // the run and the completion — is inlinable, like the read itself, so that a client runs it
-    // specialized for its types (gated: lazy create+read).
+    // Creation, claim, run and completion are inlinable like the read, so a client runs them
+    // specialized (gated: lazy create+read).
 
-    /// A pending future of `kind`, with `work` to run if it has work of its own.
     @inlinable
     init(
         kind: FutureKind,
@@ -44,11 +35,8 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
             links: links.orSite(fileID))
     }
 
-    /// A future whose slot holds `work` from the start: a lazy or background future.
-    ///
-    /// Separate from the initializer above so that the closure moves into the slot: through
-    /// `Optional.map`, the caller retained the closure's context to store it and released it
-    /// after, two atomic operations on every lazy future's creation.
+    /// Separate from the initializer above so the closure moves into the slot (through
+    /// `Optional.map` its context was retained and released on every lazy creation).
     @inlinable
     init(
         kind: FutureKind,
@@ -62,9 +50,8 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
             links: links.orSite(fileID))
     }
 
-    /// A future resolved with `result` from the start. Inlinable, as `init(kind:…)` is: made
-    /// unspecialized, it asked the runtime for the slot's and the result's metadata each time,
-    /// which was most of the cost of a `flatMap` step that returns `Future(value:)`.
+    /// Inlinable: unspecialized, it looked up the slot's and the result's metadata on every
+    /// `flatMap` step returning `Future(value:)`.
     @inlinable
     init(resolved result: Result<Value, Failure>, fileID: StaticString, line: UInt) {
         var state = StateWord.initial(kind: .promise, links: .none, fileID: fileID, line: line)
@@ -83,12 +70,9 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
 
     // MARK: Reading
 
-    /// The value of a future that resolved with one; `nil` for anything else (unresolved, failed,
-    /// cancelled), which the callers look at again off the read path.
-    ///
-    /// One acquiring load of the state word: its `succeeded` bit is set in the same atomic step
-    /// that publishes the slot, after which the slot never changes. `_fastPath` keeps the resolved
-    /// case in line (gated: resolved read).
+    /// The value if resolved with one; otherwise `nil` and the caller looks again off the read path.
+    /// One acquiring load: `succeeded` is set in the same atomic step that publishes the slot, which
+    /// then never changes (gated: resolved read).
     @inlinable
     public final var _successOnTheReadPath: Value? {
         if _fastPath(~_state.load(ordering: .acquiring) & StateWord.resolvedWithValue == 0),
@@ -99,15 +83,13 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
         return nil
     }
 
-    /// The result if the future is resolved; never blocks, never starts work.
     @inlinable
     final var _resolvedResult: Result<Value, Failure>? {
         if let value = _successOnTheReadPath { return .success(value) }
         return _resolvedResultAfterTheReadPath
     }
 
-    /// The result if the future is resolved, looked at off the read path: a failure, a
-    /// cancellation, a success that arrived since the first look, or `nil`.
+    /// Off the read path: a failure, a cancellation, a late success, or `nil`.
     @inlinable
     public final var _resolvedResultAfterTheReadPath: Result<Value, Failure>? {
         let word = StateWord(raw: _state.load(ordering: .acquiring))
@@ -115,7 +97,7 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
         return _outcome(resolvedAs: word)
     }
 
-    /// The outcome of a future whose word, loaded with acquiring order, is `word`, resolved.
+    /// `word` was loaded with acquiring order and is resolved.
     @inlinable
     final func _outcome(resolvedAs word: StateWord) -> Result<Value, Failure> {
         if word.isCancelled { return _cancellationResult }
@@ -131,9 +113,7 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
         preconditionFailure("\(_description) was resolved without an outcome")
     }
 
-    /// The result of a future that was not resolved at the read path's look: the result if it is
-    /// resolved now, otherwise what running or waiting for the work gives. One load of the word
-    /// serves both looks.
+    /// After a read-path miss; one load of the word serves both looks.
     @inlinable
     public final func _resultAfterTheReadPath() -> Result<Value, Failure> {
         let word = StateWord(raw: _state.load(ordering: .acquiring))
@@ -141,9 +121,8 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
         return _resultAfterRunningOrWaiting(from: word)
     }
 
-    /// The result of a future resolved by cancellation, which only a future whose `Failure` is
-    /// `any Error` can be: its slot says nothing (a cancelled running future's slot belongs to
-    /// the runner), the `cancelled` bit says it all.
+    /// Only a future whose `Failure` is `any Error` can be cancelled; its slot may still belong to
+    /// the runner, so the `cancelled` bit alone gives the result.
     @usableFromInline
     final var _cancellationResult: Result<Value, Failure> {
         guard let error = CancellationError() as any Error as? Failure else {
@@ -152,7 +131,6 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
         return .failure(error)
     }
 
-    /// The result of a future known to be resolved.
     @inlinable
     final var _result: Result<Value, Failure> {
         guard let result = _resolvedResult else {
@@ -171,9 +149,8 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
 
     /// The result, or `nil` if the future does not resolve within `timeout`.
     ///
-    /// A lazy future's work is started on the global context, so that this call can keep its
-    /// deadline; it goes on if the read times out, and a later read finds its result.
-    /// A zero or negative `timeout` never waits: it is ``peek`` that also starts lazy work.
+    /// A lazy future's work starts on the global context so the deadline holds; it goes on after a
+    /// timeout. A zero or negative `timeout` is ``peek`` that also starts lazy work.
     ///
     /// ```swift
     /// if let result = thumbnail.result(timeout: .milliseconds(50)) { show(result) }
@@ -187,7 +164,6 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
         return waitUntilResolved(deadline: .now + timeout) ? _result : nil
     }
 
-    /// "LazyFuture<Int>" or "BackgroundFuture<Data, any Error>", for messages.
     override var _typeDescription: String {
         let kind = _kind.className
         if Failure.self == Never.self { return "\(kind)<\(Value.self)>" }

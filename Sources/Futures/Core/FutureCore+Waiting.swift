@@ -9,9 +9,8 @@ extension _FutureCore {
         var firstLook = true
         var spun = false
         var watch = BlockingWaitWatch()
-        // Made when a reader of a derived future is about to park for the first time: from then
-        // on its walks leave it in the derived futures above, to be woken when their sources
-        // change (see `ParkedReaderWakeUp`). A read that never parks pays nothing for it.
+        // Made before a derived future's reader first parks: its walks then leave it above, to be woken
+        // when sources change (`ParkedReaderWakeUp`). A read that never parks pays nothing.
         var wakeUp: ParkedReaderWakeUp?
         defer { wakeUp?.finish() }
         while true {
@@ -27,8 +26,7 @@ extension _FutureCore {
                     continue
                 case .park(let interval):
                     if wakeUp == nil, word.kind.isDerived {
-                        // Walk again, leaving the wake-up on the way, before the first park: a
-                        // source that changed after the walk above would otherwise go unseen.
+                        // Walk again leaving the wake-up, or a source changed since the walk goes unseen.
                         wakeUp = ParkedReaderWakeUp(parkingOn: self)
                         continue
                     }
@@ -38,9 +36,7 @@ extension _FutureCore {
                     }
                     CallbackTrampoline.runQueued()
                     if _isResolved { continue }
-                    // Queued work that runners will reach soon, or a derived future whose source
-                    // runs elsewhere: watch it for a moment too, as for running work, before
-                    // paying for a sleep and a wake-up.
+                    // Work that may resolve soon elsewhere: spin briefly before paying for a sleep and wake-up.
                     if !spun {
                         spun = true
                         if spinUntilResolved() { continue }
@@ -60,8 +56,7 @@ extension _FutureCore {
         }
     }
 
-    /// Waits until the future resolves or `deadline` passes; returns whether it resolved.
-    /// Never runs work on this thread.
+    /// Returns whether it resolved; never runs work on this thread.
     final func waitUntilResolved(deadline: ContinuousClock.Instant) -> Bool {
         var watch = BlockingWaitWatch()
         while true {
@@ -75,36 +70,27 @@ extension _FutureCore {
         }
     }
 
-    /// Watches a future whose work runs on another thread for a moment before parking: short
-    /// work (the common case for a future read right after it was made) then resolves without
-    /// this thread sleeping and being woken, the dearest step of a hand-off. Returns whether the
-    /// future resolved meanwhile. Never on a single core, where the runner needs this one.
+    /// Watches for a moment before parking: short work then resolves without a sleep and wake-up,
+    /// the dearest step of a hand-off. Never on a single core, where the runner needs this one.
     private func spinUntilResolved() -> Bool {
         guard ContextScheduler.cores > 1 else { return false }
         for _ in 0..<Self.spinLooks where _isResolved { return true }
         return false
     }
 
-    /// How many times `spinUntilResolved` looks: a few microseconds.
     private static var spinLooks: Int { EngineTiming.readerSpinLooks }
 
-    /// Wakes the threads parked on this future so that they look at it again.
     final func _wakeWaiters() {
         guard _word.hasWaiters else { return }
         let stripe = ParkingLot.stripe(for: self)
         stripe.withLock { stripe.broadcast() }
     }
 
-    /// Parks this thread once: until the future resolves, a wake-up, or `deadline`.
-    ///
-    /// The thread is in the `WaitRegistry` while it parks; a park without a deadline first checks
-    /// that it does not close a cycle of waits, and traps if it does. A thread that runs a
-    /// context's work stops counting as one of its computing runners while it is parked
-    /// (`RunnerAccounting`), so that the context may start other work meanwhile: nested waits
-    /// never hold the parallelism of a pool. Work running on a pool thread of a lower QoS than
-    /// this thread's runs at this thread's while it parks (`PriorityBoost`). `watch` may bring the
-    /// deadline forward, in debug builds, to report a long wait on the main thread or on a thread
-    /// of Swift's cooperative pool while it still waits.
+    /// Parks once: until resolution, a wake-up, or `deadline`. While parked the thread is in the
+    /// `WaitRegistry` (a forever-park first checks for a cycle), stops counting as a computing runner
+    /// of its context (`RunnerAccounting`: nested waits never hold a pool's parallelism), and boosts
+    /// lower-QoS work it waits for (`PriorityBoost`). `watch` may bring the deadline forward to
+    /// report a long wait, in debug builds.
     private func park(
         until deadline: ContinuousClock.Instant?, watch: inout BlockingWaitWatch, wakeUp: ParkedReaderWakeUp? = nil
     ) {
@@ -118,9 +104,8 @@ extension _FutureCore {
         watch.didPark(reading: self)
     }
 
-    /// Waits once on this future's stripe: until the future resolves, a wake-up, or `deadline`.
-    /// `wakeUp` set (a derived future above changed its sources since this reader's walk) makes it
-    /// return at once; it is read under the stripe's lock, as the `waiters` bit is set.
+    /// `wakeUp` set makes it return at once; it is read under the stripe's lock, as the `waiters`
+    /// bit is set.
     private func parkOnStripe(until deadline: ContinuousClock.Instant?, wakeUp: ParkedReaderWakeUp? = nil) {
         let stripe = ParkingLot.stripe(for: self)
         let accounting = RunnerAccounting.willPark()
@@ -132,24 +117,22 @@ extension _FutureCore {
         if let deadline {
             let remaining = ContinuousClock.now.duration(to: deadline)
             guard remaining > .zero else { return }
-            // A longer wait is made of day-long ones (the callers loop): a timeout of
-            // `.seconds(Int64.max)` is no date the clock can hold.
+            // Day-long waits at most (callers loop): `.seconds(Int64.max)` is no date the clock holds.
             stripe.wait(for: min(remaining, .seconds(EngineTiming.longestConditionWait)))
         } else {
-            // Looked at again after a while: a lost broadcast costs a recheck, never a hang.
+            // A lost broadcast costs a recheck, never a hang.
             stripe.wait(for: EngineTiming.lostWakeUpRecheck)
         }
     }
 }
 
 extension Duration {
-    /// The duration in seconds, as a `Double`.
     var seconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) * 1e-18
     }
 
-    /// The duration as a Dispatch interval, clamped to what Dispatch can express.
+    /// Clamped to what Dispatch can express.
     var dispatchInterval: DispatchTimeInterval {
         let (seconds, attoseconds) = components
         guard seconds >= 0 else { return .nanoseconds(0) }
@@ -157,7 +140,7 @@ extension Duration {
         return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
     }
 
-    /// The duration in nanoseconds, clamped to `0...UInt64.max`.
+    /// Clamped to `0...UInt64.max`.
     var nanoseconds: UInt64 {
         let (seconds, attoseconds) = components
         guard seconds >= 0 else { return 0 }

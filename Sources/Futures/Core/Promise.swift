@@ -1,23 +1,17 @@
 /// The writing end of a future: your code completes it, once.
 ///
-/// Use a promise to turn a callback, a delegate or any event into a ``Future``.
-///
 /// ```swift
 /// let promise = Promise<Data, any Error>()
-/// session.load(url) { data, error in
-///     if let data { promise.succeed(data) } else { promise.fail(error ?? LoadError.empty) }
-/// }
+/// session.load(url) { data, error in if let data { promise.succeed(data) } else { promise.fail(error!) } }
 /// return promise.future
 /// ```
 ///
-/// The first completion wins; later ones return `false` and change nothing. A promise that is
-/// never completed leaves its future pending: blocking readers wait, so complete every promise.
-/// In debug builds, a promise whose last copy goes while its future is pending, and while
-/// something could still wait for that future, is reported once with its creation site through
-/// ``FutureDiagnostics/handler``; the future stays pending, as in release builds.
+/// The first completion wins; later ones return `false`. A never-completed promise leaves its
+/// future pending, so complete every promise; debug builds report one dropped while its future is
+/// pending and reachable (``FutureDiagnostics/handler``).
 public struct Promise<Value: Sendable, Failure: Error>: Sendable {
     #if DEBUG
-        /// The future, held by the object that reports the promise if it is dropped pending.
+        /// Reports the promise if it is dropped pending.
         private let watch: PromiseWatch<Value, Failure>
 
         /// The future this promise completes.

@@ -1,11 +1,8 @@
 import Foundation
 import Synchronization
 
-/// Whether the calling thread is the main thread: for main-thread reports, cycle messages and
-/// ``FutureDiagnostics/waitingFutures()``.
-///
-/// Tests may name a thread of their own to stand for it (`standIn`, a `ThreadState`'s address):
-/// under `swift test` on Linux no test code runs on the process's main thread.
+/// Tests may name a thread to stand for the main one (`standIn`, a `ThreadState`'s address):
+/// under `swift test` on Linux no test runs on the main thread.
 enum MainThread {
     static let standIn = Atomic<UInt>(0)
 
@@ -16,22 +13,18 @@ enum MainThread {
     }
 }
 
-/// Whether the calling thread is running a Swift task, off the main thread: a thread of Swift's
-/// cooperative pool (or of a custom executor's). Synchronous code called from async code runs
-/// there; a blocking read in it holds one of the pool's few threads (one per core, and the pool
-/// adds none when they block).
+/// A thread running a Swift task, off the main thread; a blocking read there holds one of the
+/// pool's few threads (the pool adds none when they block).
 enum CooperativeThread {
     static var isCurrent: Bool {
         !MainThread.isCurrent && withUnsafeCurrentTask { $0 != nil }
     }
 }
 
-/// The threads whose long blocking reads are reported, in debug builds.
 enum WatchedThread: Hashable {
     case main
     case cooperative
 
-    /// The kind of the calling thread, or `nil` if its waits are not watched.
     static var current: WatchedThread? {
         if MainThread.isCurrent { return .main }
         if CooperativeThread.isCurrent { return .cooperative }
@@ -39,28 +32,22 @@ enum WatchedThread: Hashable {
     }
 }
 
-/// In debug builds, times one blocking read that waits on the main thread or on a thread of
-/// Swift's cooperative pool, and reports it through ``FutureDiagnostics/handler`` once it has
-/// waited ``FutureDiagnostics/mainThreadWaitThreshold``, while it still waits; once per kind of
-/// thread and creation site of the future read. Empty in release builds.
-///
-/// The waiting loops keep one for each read and pass it to every park: the park's deadline is
-/// brought forward to the moment the report falls due, and the loop goes on waiting after it.
+/// Debug builds: times one blocking read on a watched thread and reports it once it has waited
+/// the threshold, while it still waits; once per kind of thread and creation site. Each park's
+/// deadline is brought forward to when the report falls due.
 struct BlockingWaitWatch {
     #if DEBUG
-        /// When the read first parked, and the threshold then; `nil` before the first park.
+        /// `nil` before the first park.
         private var start: ContinuousClock.Instant?
         private var threshold: Duration = .zero
         private var thread = WatchedThread.main
-        /// Whether this read has nothing (more) to report: not on a watched thread, the site was
-        /// reported already, or this read reported it.
+        /// Nothing (more) to report: unwatched thread, or site already reported.
         private var isDone = false
     #endif
 
     init() {}
 
-    /// The deadline for the next park of a read of `future`: `deadline`, or the moment this read
-    /// is due to be reported, whichever comes first.
+    /// `deadline`, or when this read falls due, whichever is first.
     mutating func parkDeadline(
         reading future: _FutureCore, _ deadline: ContinuousClock.Instant?
     ) -> ContinuousClock.Instant? {
@@ -83,8 +70,6 @@ struct BlockingWaitWatch {
         #endif
     }
 
-    /// After a park: reports the read if it has waited the threshold and `future` is still
-    /// unresolved.
     mutating func didPark(reading future: _FutureCore) {
         #if DEBUG
             guard !isDone, let start, !future._isResolved else { return }
@@ -119,12 +104,9 @@ struct BlockingWaitWatch {
     }
 }
 
-/// In debug builds, times work that a blocking read runs itself (a lazy future's, or queued
-/// background work the reader claimed) on the main thread or on a thread of Swift's cooperative
-/// pool, and reports it through ``FutureDiagnostics/handler`` when it took longer than
-/// ``FutureDiagnostics/mainThreadWaitThreshold``: such a thread busy running work is held as a
-/// blocked one is. Once per kind of thread and creation site, shared with `BlockingWaitWatch`.
-/// Empty in release builds.
+/// Debug builds: times work a blocking read runs itself on a watched thread (a busy thread is
+/// held as a blocked one is) and reports it past the threshold; sites shared with
+/// `BlockingWaitWatch`.
 @usableFromInline
 struct ReaderRunWatch {
     #if DEBUG
@@ -133,7 +115,6 @@ struct ReaderRunWatch {
         private let thread: WatchedThread
     #endif
 
-    /// Starts timing, if this is a watched thread and `future`'s site was not reported for it yet.
     @usableFromInline
     init(running future: _FutureCore) {
         #if DEBUG
@@ -149,7 +130,6 @@ struct ReaderRunWatch {
         #endif
     }
 
-    /// After the work ran: reports it if it took the threshold or more.
     @usableFromInline
     func finish(running future: _FutureCore) {
         #if DEBUG
@@ -183,7 +163,6 @@ struct ReaderRunWatch {
 }
 
 #if DEBUG
-    /// The creation sites already reported, per kind of thread: each is reported once.
     enum ReportedSites {
         private struct Key: Hashable {
             let site: UInt64
@@ -196,12 +175,11 @@ struct ReaderRunWatch {
             sites.withLock { $0.contains(Key(site: site(of: future), thread: thread)) }
         }
 
-        /// Records the site; `false` if it was recorded already.
+        /// `false` if already recorded.
         static func insert(_ future: _FutureCore, _ thread: WatchedThread) -> Bool {
             sites.withLock { $0.insert(Key(site: site(of: future), thread: thread)).inserted }
         }
 
-        /// The creation file's number and line, from the state word.
         private static func site(of future: _FutureCore) -> UInt64 {
             future._word.raw >> 8
         }

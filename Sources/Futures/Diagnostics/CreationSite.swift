@@ -1,47 +1,35 @@
 import Synchronization
 
-/// Where futures with links are made: each distinct `#fileID` gets a small number, kept in the
-/// state word beside the line, so that knowing the creation site costs a future no field of its
-/// own. (A future without links keeps the file's address in its links instead, `FutureLinks.site`,
-/// and never comes here.)
-///
-/// `#fileID` is a pointer-backed, NUL-terminated static string, so its pointer alone recovers the
-/// text when a message needs it. The pointers live in a fixed open-addressed table that only
-/// grows: a creation hashes its pointer and finds it in the first slot it looks at, almost always
-/// (a load and a compare); the first future made in a file claims a slot with a compare-and-swap.
-/// A program with more than `capacity` files that make futures gets "<unknown file>" for the rest.
+/// Numbers each distinct `#fileID` of a future with links, kept in the state word beside the line
+/// (a future without links keeps the file's address in `FutureLinks.site`). The pointer alone
+/// recovers the NUL-terminated text. A fixed open-addressed table that only grows: a creation
+/// almost always finds its pointer in the first slot (a load and a compare); the file's first
+/// future claims a slot by CAS. Past `capacity` files, "<unknown file>".
 @usableFromInline
 enum CreationSite {
-    /// Slots in the table; a power of two.
+    /// A power of two.
     static let capacity = 4096
-    /// The table's address, or zero until the first future is made. Statically initialized, so
-    /// a creation does not pay a lazy-initialization check.
+    /// Zero until the first future; statically initialized, so no lazy-initialization check.
     private static let tableAddress = Atomic<UInt>(0)
 
-    /// The number of `fileID` (1 or more), or 0 if it has none (not pointer-backed, or the table
-    /// is full).
+    /// 1 or more, or 0 (not pointer-backed, or the table is full).
     @usableFromInline
     static func number(of fileID: StaticString) -> UInt64 {
         guard fileID.hasPointerRepresentation else { return 0 }
         let address = UInt(bitPattern: fileID.utf8Start)
         let table = table
-        // Almost always, the first slot looked at holds the file's pointer: one load and one
-        // compare, before the search and its loop.
         let home = homeSlot(of: address, capacity: capacity)
         if table[home].load(ordering: .acquiring) == address { return UInt64(home &+ 1) }
         return number(of: address, in: table, capacity: capacity)
     }
 
-    /// The slot where the search for `address` starts, in a table of `capacity` slots (a power of
-    /// two). Fibonacci hashing: the product's high bits, which every bit of the address moves. (A
-    /// shift binds tighter than `&*` in Swift: the parentheses keep it from shifting the constant,
-    /// which multiplied by a 24-bit number and kept the product's low bits.)
+    /// Fibonacci hashing: the product's high bits, which every address bit moves. (The parentheses
+    /// matter: a shift binds tighter than `&*` in Swift.)
     static func homeSlot(of address: UInt, capacity: Int) -> Int {
         Int(truncatingIfNeeded: ((address >> 3) &* 0x9E37_79B9_7F4A_7C15) >> 40) & (capacity &- 1)
     }
 
-    /// The number of `address` in `table` (its slot plus one), claiming a free slot if it has
-    /// none; 0 if the table is full. `capacity` is a power of two.
+    /// Its slot plus one, claiming a free slot; 0 if the table is full.
     static func number(of address: UInt, in table: UnsafeMutablePointer<Atomic<UInt>>, capacity: Int) -> UInt64 {
         let mask = capacity &- 1
         var slot = homeSlot(of: address, capacity: capacity)

@@ -9,15 +9,10 @@ extension Future: CustomDebugStringConvertible {
     /// debugPrint(table)   // LazyFuture<Table>(resolved: Table(rows: 3))
     /// ```
     ///
-    /// The states are `pending` (the work has not started, or the promise is not completed),
-    /// `running`, `resolved: value` and `failed: error`; an unresolved future that is not a
-    /// ``LazyFuture`` or a ``BackgroundFuture`` also says how it resolves (`promise`, `derived`,
-    /// `derived, lazy`). The value and the error are shown with
-    /// `String(reflecting:)`. Unresolved futures show where they were created,
-    /// to find the one a program waits for.
+    /// States: `pending`, `running`, `resolved: value`, `failed: error` (shown with
+    /// `String(reflecting:)`); an unresolved promise or derived future says so, and where it was made.
     public var debugDescription: String {
-        // The phase is read before the result: if the future resolves in between, the result
-        // is shown, never an unresolved phase beside a future that has a result.
+        // Phase before result: a future resolving in between shows its result, never a stale phase.
         let phase = _phaseName
         let role = _kind.role.map { ", \($0)" } ?? ""
         switch peek {

@@ -1,7 +1,6 @@
 extension _FutureCore {
-    /// Whether waiting for this future means waiting for `target`: this future is `target`, or
-    /// a pending derived future that reaches `target` through derived futures of one source each.
-    /// (A derived future with several sources may resolve from another one, as `first(of:)` does.)
+    /// This future is `target`, or a pending derived future that reaches it through one-source derived
+    /// futures (with several sources it may resolve from another).
     final func reaches(_ target: _FutureCore) -> Bool {
         var node = self
         var visited: Set<ObjectIdentifier> = []
@@ -16,8 +15,7 @@ extension _FutureCore {
 }
 
 extension Future {
-    /// Fails this derived future with ``FutureCycleError``, or traps with the same message when its
-    /// error type cannot hold that error: it was given itself to wait for.
+    /// Fails with ``FutureCycleError``, or traps when the error type cannot hold it.
     func _failWaitingOnItself() {
         let error = FutureCycleError(site: _creationSite)
         guard let failure = error as any Error as? Failure else {

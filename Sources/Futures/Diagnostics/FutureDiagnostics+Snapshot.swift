@@ -1,11 +1,9 @@
 extension FutureDiagnostics {
-    /// An unresolved future that threads wait for, or whose work waits in a queue: one line of
+    /// An unresolved future threads wait for, or whose work is queued: a line of
     /// ``FutureDiagnostics/waitingFutures()``.
     ///
     /// ```swift
-    /// for future in FutureDiagnostics.waitingFutures() where future.waiters > 0 {
-    ///     print(future.creationSite, future.state, future.waiters)
-    /// }
+    /// for future in FutureDiagnostics.waitingFutures() where future.waiters > 0 { print(future.creationSite) }
     /// ```
     public struct WaitingFuture: Sendable, Hashable, CustomStringConvertible {
         /// How a future resolves.
@@ -16,14 +14,13 @@ extension FutureDiagnostics {
         public enum Kind: Sendable, Hashable {
             /// A ``BackgroundFuture``: its work is queued on a context, or runs.
             case background
-            /// A ``BackgroundFuture`` whose work runs only on its context (an ``Agent``'s work, a
-            /// delayed start): readers wait for it instead of running it.
+            /// A ``BackgroundFuture`` whose work runs only on its context: readers wait, never run it.
             case pinned
             /// A ``LazyFuture``: its first blocking reader runs its work.
             case lazy
             /// The future of a ``Promise``: your code completes it.
             case promise
-            /// A future derived from others (`map`, `flatMap`, `zip`, …): it resolves when they do.
+            /// A future derived from others (`map`, `flatMap`, `zip`, …).
             case derived
             /// A derived future that connects to its sources only when first read.
             case lazyDerived
@@ -35,7 +32,7 @@ extension FutureDiagnostics {
         /// let stuck = FutureDiagnostics.waitingFutures().filter { $0.state == .running }
         /// ```
         public enum State: Sendable, Hashable {
-            /// Its work has not started, or its promise or sources have not resolved it.
+            /// Not started, or not yet resolved by its promise or sources.
             case pending
             /// A thread runs its work (or is writing its result).
             case running
@@ -53,17 +50,14 @@ extension FutureDiagnostics {
         public let waiters: Int
         /// Whether the main thread is one of them.
         public let isAwaitedByMainThread: Bool
-        /// For each waiting thread that runs future work, the future whose work waits: "LazyFuture<Int>
-        /// created at App/Tables.swift:12". Such work cannot go on until this future resolves.
+        /// For each waiting thread that runs future work, that work's future: "LazyFuture<Int> created
+        /// at App/Tables.swift:12".
         public let waitingWork: [String]
-        /// The label of the thread pool whose queue holds its work ("futures.default",
-        /// "futures.io"), or `nil` if its work is not queued on one of Futures' pools.
+        /// The label of the Futures pool whose queue holds its work ("futures.io"), or `nil`.
         public let queue: String?
 
-        /// One line: "BackgroundFuture<Int> created at App/A.swift:3, running; 2 threads wait for
-        /// it: the main thread, the work of LazyFuture<Int> created at App/B.swift:9". A future
-        /// whose type does not say how it resolves says it after the type, as trap messages do:
-        /// "Future<Data> (promise)", "Future<Int> (derived)".
+        /// One line: "BackgroundFuture<Int> created at App/A.swift:3, running; 2 threads wait for it:
+        /// the main thread, the work of LazyFuture<Int> created at App/B.swift:9".
         public var description: String {
             var text = type
             switch kind {
@@ -85,15 +79,11 @@ extension FutureDiagnostics {
         }
     }
 
-    /// The unresolved futures that threads are parked reading, or whose work waits in the queue of
-    /// one of Futures' thread pools (the global contexts, ``ExecutionContext/io``): what to look at
-    /// when a program seems stuck. Futures with readers come first, most readers first; then
-    /// queued ones, oldest first.
+    /// The unresolved futures that threads are parked reading, or whose work waits in a Futures
+    /// pool's queue: readers first (most first), then queued ones (oldest first).
     ///
-    /// It never blocks for long and never starts work: it copies the table of parked readers and
-    /// each pool's queue, each under its lock, briefly. It does not see work queued on a
-    /// Dispatch queue or a context of your own, nor callbacks and `get()` callers waiting for a
-    /// future (they hold no thread).
+    /// Never blocks for long and never starts work. It does not see work queued on Dispatch or your
+    /// own contexts, nor callbacks and `get()` callers (they hold no thread).
     ///
     /// ```swift
     /// for future in FutureDiagnostics.waitingFutures() { print(future) }
@@ -129,13 +119,10 @@ extension FutureDiagnostics {
         return order.compactMap { found[$0]?.snapshot() }
     }
 
-    /// Writes ``waitingFutures()`` to standard error, one future a line, or says that nothing
-    /// waits.
+    /// Writes ``waitingFutures()`` to standard error, one future a line.
     ///
-    /// Call it when a program seems stuck: from a debugger
-    /// (`expr -l Swift -- import Futures; FutureDiagnostics.printWaitingFutures()`), or from a
-    /// thread that handles a signal. It takes locks and allocates, so it must not run inside a
-    /// signal handler itself; let Dispatch call it instead:
+    /// Call it from a debugger (`expr -l Swift -- import Futures; FutureDiagnostics.printWaitingFutures()`)
+    /// or a signal-handling thread; it locks and allocates, so not inside a signal handler itself:
     ///
     /// ```swift
     /// signal(SIGUSR1, SIG_IGN)
@@ -155,14 +142,11 @@ extension FutureDiagnostics {
         writeToStandardError(text)
     }
 
-    /// How many tasks are suspended now in ``Future/get()`` or ``Future/cancellableResult()``,
-    /// waiting for a future to resolve.
+    /// How many tasks are suspended in ``Future/get()`` or ``Future/cancellableResult()``.
     ///
-    /// Such tasks hold no thread, so ``waitingFutures()`` does not count them among a future's
-    /// waiters. When a program seems stuck, a count that stays above zero while every future they
-    /// could wait for has resolved means that Swift's cooperative pool has no free thread to
-    /// resume them: look for blocking reads on it (reported as
-    /// ``Report/Problem/blockingReadOnCooperativeThread`` in debug builds).
+    /// They hold no thread, so ``waitingFutures()`` omits them. A count stuck above zero after their
+    /// futures resolved means the cooperative pool has no free thread: see
+    /// ``Report/Problem/blockingReadOnCooperativeThread``.
     ///
     /// ```swift
     /// print("tasks waiting for futures: \(FutureDiagnostics.suspendedTasks)")
@@ -171,7 +155,6 @@ extension FutureDiagnostics {
         AsyncReaders.suspended.load(ordering: .relaxed)
     }
 
-    /// What `waitingFutures()` gathers about one future.
     private struct Found {
         let future: _FutureCore
         var waiters = 0
@@ -181,7 +164,7 @@ extension FutureDiagnostics {
 
         init(future: _FutureCore) { self.future = future }
 
-        /// The entry, or `nil` if the future has resolved since it was seen.
+        /// `nil` if the future has resolved since it was seen.
         func snapshot() -> WaitingFuture? {
             let word = future._word
             let state: WaitingFuture.State

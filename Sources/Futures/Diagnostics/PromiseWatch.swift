@@ -1,10 +1,9 @@
 #if DEBUG
-    /// In debug builds, what every copy of a ``Promise`` holds: the promise's future, and, when the
-    /// last copy goes, a look at whether it went pending while something could still wait for it.
-    /// Release builds have no such object: a promise is its future alone.
+    /// What every copy of a ``Promise`` holds in debug builds, to report the last copy going while
+    /// its future is pending and awaitable. Release builds hold the future alone.
     final class PromiseWatch<Value: Sendable, Failure: Error>: @unchecked Sendable {
-        // @unchecked: `future` is only written by `init`; `var` only so that `deinit`, when no other
-        // thread can reach this object, may ask whether its reference is the last one.
+        // @unchecked: `future` is written only by `init`; `var` so `deinit` (no other thread can reach
+        // this object) can ask whether its reference is the last.
         private(set) var future: Future<Value, Failure>
 
         init(_ future: Future<Value, Failure>) {
@@ -13,8 +12,7 @@
 
         deinit {
             guard !isCompleted else { return }
-            // Nothing else holds the future and no callback waits for it: nobody can wait for it, so
-            // dropping it is not a hang (a promise made and abandoned with its future).
+            // Nobody can wait for an unreferenced future without callbacks: dropping it is no hang.
             let couldBeAwaited = !isKnownUniquelyReferenced(&future) || future._word.hasCallbacks
             guard couldBeAwaited, !isCompleted else { return }
             let failure = _isAnyError(Failure.self) ? "any Error" : "\(Failure.self)"
@@ -28,13 +26,9 @@
                         + "every promise (succeed, fail or complete(with:)) before its last copy goes."))
         }
 
-        /// Whether someone won the right to resolve the future: it is resolved, or being resolved.
-        ///
-        /// Not `_isResolved`: a completion that loses to a racing `cancel()` returns while the
-        /// canceller may still be between winning (`completing`) and publishing `resolved`; if
-        /// the completing side then dropped the last copy, `_isResolved` said "pending" and this
-        /// reported a promise "dropped without being completed" whose future was about to resolve.
-        /// A future leaves `pending` only for good (a promise has no work, so never `running`).
+        /// Someone won the right to resolve. Not `_isResolved`: a completion losing to `cancel()` returns
+        /// while the canceller is still `completing`, and the report would be false. A promise never
+        /// returns to `pending` (and is never `running`).
         private var isCompleted: Bool { future._word.phase != .pending }
     }
 #endif

@@ -1,12 +1,9 @@
 /// A cycle of waits: futures each of which waits for the next, the last for the first.
 struct WaitCycle {
-    /// How a future of the cycle waits for the next one.
     enum Link {
-        /// A derived future with one source: it resolves only when that source does.
+        /// A derived future with one source.
         case derived
-        /// Running work, on the thread that is about to park, that waits for the next future.
         case workOnThisThread
-        /// Running work on a thread parked without a deadline, that waits for the next future.
         case workOnParkedThread(isMainThread: Bool)
     }
 
@@ -15,13 +12,10 @@ struct WaitCycle {
         let link: Link
     }
 
-    /// The futures of the cycle, in order.
     let steps: [Step]
-    /// The future the parking thread waits for, when that thread's own work is not in the cycle:
-    /// it waits for a cycle that other threads already closed.
+    /// Set when the parking thread's own work is not in the cycle: it waits for a cycle others closed.
     let entry: _FutureCore?
 
-    /// The trap message: "cycle", then every future with its kind and creation site, in order.
     var message: String {
         var lines = [
             "Futures found a wait cycle of \(steps.count) futures, each waiting for the next and the last "
@@ -55,29 +49,21 @@ struct WaitCycle {
 }
 
 extension WaitRegistry {
-    /// The cycle that `parking` would close by waiting, if any; called under the table's lock,
-    /// before `parking` is registered.
+    /// The cycle `parking` would close, if any; under the table's lock, before registering. It
+    /// follows the one future each waits for:
+    /// - resolved or completing: no cycle;
+    /// - pending derived with exactly one source: that source (with several it may resolve from any);
+    /// - any other pending: no cycle (someone else runs or completes it);
+    /// - running: the thread running it, if it is this one or parked without a deadline, through its
+    ///   nested futures to what that thread waits for; otherwise no cycle.
     ///
-    /// It follows the one future each future waits for, from the one `parking` waits for:
-    /// - a resolved or completing future ends the search: no cycle;
-    /// - a pending derived future with exactly one source leads to that source (with several, it
-    ///   may resolve from any of them, as `first(of:)` does: the search ends);
-    /// - any other pending future ends the search: queued background work runs on its context or
-    ///   a reader claims it, lazy work is run by its reader, and nothing tells the engine who will
-    ///   complete a promise;
-    /// - a running future leads to the thread that runs its work, if that thread is this one or is
-    ///   parked without a deadline, through the futures nested inside it on that thread, to what
-    ///   that thread waits for. Running work whose thread is not parked so ends the search.
-    ///
-    /// Reaching a future a second time closes a cycle. Every step is a wait that cannot end until
-    /// the next future resolves, and the registered threads cannot resolve anything while the lock
-    /// is held, so the cycle is real, not a view of moments that never coexisted: the one way out
-    /// would be another thread cancelling one of its futures, which is not waited for.
+    /// Reaching a future twice closes a cycle. Each step is a wait that cannot end before the next
+    /// future resolves, and registered threads resolve nothing while the lock is held: the cycle is
+    /// real (only a cancellation, which nobody waits for, could break it).
     static func findCycle(parking: Parked, in table: Table) -> WaitCycle? {
         var steps: [WaitCycle.Step] = []
         var positions: [ObjectIdentifier: Int] = [:]
         var next = parking.future
-        // Appends `future` to the path; returns the cycle if it is on the path already.
         func visit(_ future: _FutureCore, _ link: WaitCycle.Link) -> WaitCycle? {
             if let position = positions[ObjectIdentifier(future)] {
                 return WaitCycle(

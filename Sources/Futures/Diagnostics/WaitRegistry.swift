@@ -1,70 +1,53 @@
-/// The threads parked in a future's wait: the future each waits for and the futures whose work it
-/// runs. What the cycle check follows (`WaitRegistry+Cycles.swift`) and what
-/// ``FutureDiagnostics/waitingFutures()`` lists.
+/// The threads parked in a future's wait, with the futures whose work each runs: what the cycle
+/// check follows and ``FutureDiagnostics/waitingFutures()`` lists. Only a parking reader's slow
+/// path comes here (`park(until:)`, around the stripe lock).
 ///
-/// Only the slow path of a blocking reader comes here: `_FutureCore.park(until:)` registers the
-/// thread just before it takes its stripe's lock to wait, and removes it just after it let go of
-/// that lock. A resolved read, a creation, a claim and a completion never do.
+/// Two places, so no process-wide lock is taken on every park:
+/// - `table`, one lock: threads that run a future's work and park without a deadline, the only
+///   possible edges of a wait cycle; the cycle check reads only this.
+/// - `readers`, sixteen striped tables: every other parked thread, for diagnostics. Nobody waits
+///   for work such a thread runs; a cycle above it is found by the cycle's last thread to park (or
+///   by the runner a `flatMap` source switch wakes, when it parks again).
 ///
-/// Two places, so that no process-wide lock is taken on every park:
-/// - `table`, under one lock, holds the threads that can be part of a wait cycle: those that run
-///   a future's work and park without a deadline (a nested wait). Only they are edges of a cycle
-///   (another thread waits for the work they run), so the cycle check reads only this table.
-/// - `readers`, sixteen small tables each under its own lock, hold every other parked thread (a
-///   top-level reader, which runs no future's work, and any timed wait), for diagnostics only.
-///   Such a thread is in no cycle: nobody waits for work it runs. A cycle that forms above it is
-///   found by the last of the cycle's own threads to park, or, when a `flatMap` closes it by
-///   switching sources, by the parked runner that the switch wakes and that parks again.
+/// Lock order: table, then a stripe (the check reads derived links under their stripe's lock);
+/// nothing takes the table's lock holding a stripe's or a pool's.
 ///
-/// Lock order: the table's lock, then a stripe's (the cycle check reads derived links under
-/// their stripe's lock). Nothing takes the table's lock while holding a stripe's or a pool's.
-///
-/// A thread in the table is frozen as far as futures go until it has removed itself, which needs
-/// the table's lock: it is waiting on its stripe's condition, or about to, or about to leave. So
-/// while that lock is held, no such thread runs work, claims work or resolves anything; that is
-/// what makes a cycle the check sees a real one (see `findCycle`).
+/// A thread in the table is frozen, as far as futures go, until it removes itself under the
+/// table's lock; so while that lock is held a cycle the check sees is real (`findCycle`).
 enum WaitRegistry {
-    /// One parked thread.
     struct Parked: Sendable {
-        /// The future it waits for.
         let future: _FutureCore
-        /// The futures whose work it runs, outermost first (a copy of its `ThreadState` chain),
-        /// held while it is registered.
+        /// The futures whose work it runs, outermost first, held while registered.
         let running: [_FutureCore]
-        /// Whether it waits without a deadline: only such a wait is an edge of a wait cycle. A
-        /// timed read, and a top-level reader that looks again at queued work every millisecond,
-        /// leave on their own.
+        /// Only a wait without a deadline is a cycle edge: a timed read, and a top-level reader that
+        /// rechecks queued work, leave on their own.
         let waitsForever: Bool
         let isMainThread: Bool
     }
 
     struct Table: Sendable {
-        /// The threads here (running work, parked without a deadline), by their `ThreadState`: a
-        /// thread parks once at a time.
+        /// By `ThreadState` (a thread parks once at a time).
         var parked: [ObjectIdentifier: Parked] = [:]
-        /// For each future in the chain of a thread that waits forever, that thread.
+        /// Each future in a registered thread's chain, to that thread.
         var runners: [ObjectIdentifier: ObjectIdentifier] = [:]
     }
 
-    /// The threads that run work and park without a deadline: the edges of wait cycles.
     static let table = LockedBox(Table())
 
-    /// Every other parked thread, by its `ThreadState`, spread over stripes by that identity.
+    /// Every other parked thread, striped by its `ThreadState`.
     static let readers: [LockedBox<[ObjectIdentifier: Parked]>] = (0..<readerStripeCount).map { _ in
         LockedBox([:])
     }
     static let readerStripeCount = 16
 
-    /// A thread's registration, to remove after its wait.
     struct Registration {
         fileprivate let thread: ObjectIdentifier
-        /// Where it is: `nil` for the table, else the index of its stripe of `readers`.
+        /// `nil` for the table, else the index in `readers`.
         fileprivate let readerStripe: Int?
     }
 
-    /// Registers this thread as parking on `future`. For a wait without a deadline by a thread
-    /// that runs a future's work, first traps if the wait would close a cycle of waits: this is
-    /// the last thread of the cycle to park.
+    /// A runner's wait without a deadline first traps if it closes a cycle: this is the cycle's last
+    /// thread to park.
     static func register(parkingOn future: _FutureCore, waitsForever: Bool, isMainThread: Bool) -> Registration {
         let state = ThreadState.current
         let thread = ObjectIdentifier(state)
@@ -86,7 +69,6 @@ enum WaitRegistry {
         return Registration(thread: thread, readerStripe: nil)
     }
 
-    /// Removes this thread's registration after its wait.
     static func unregister(_ registration: Registration) {
         let removed: Parked?
         if let stripe = registration.readerStripe {
@@ -101,7 +83,6 @@ enum WaitRegistry {
         _ = removed  // released here, outside the lock
     }
 
-    /// The parked threads now, for a snapshot.
     static func parkedThreads() -> [Parked] {
         var parked = table.withLock { Array($0.parked.values) }
         for stripe in readers { parked += stripe.withLock { Array($0.values) } }

@@ -2,22 +2,15 @@ import Dispatch
 
 /// A future whose work starts at once, on a background context.
 ///
-/// Use it to overlap work with whatever the caller does next: loads, decoding, rendering.
-///
 /// ```swift
 /// let pages = urls.map { url in BackgroundFuture { try Data(contentsOf: url) } }
 /// let total = try pages.reduce(0) { try $0 + $1.value.count }   // the loads ran in parallel
 /// ```
 ///
-/// The default context, ``ExecutionContext/global(qos:)``, runs one computing job per core and
-/// adds threads while jobs block (file and network I/O, a `sleep`), up to 64; for many loads that
-/// mostly wait, ``ExecutionContext/io`` gives each its own thread at once, up to 256.
-///
-/// A reader that finds the work still queued may run it on its own thread: always when the
-/// reader is itself running future work (so nested and fan-out futures finish even when every
-/// runner is waiting), and at top level when that keeps the number of runners within the
-/// cores or when the queued work has not started for a while. The queued job then does nothing.
-/// The work runs exactly once.
+/// The default ``ExecutionContext/global(qos:)`` runs a job per core and adds threads while jobs
+/// block, up to 64; ``ExecutionContext/io`` gives each load a thread, up to 256. A reader finding the
+/// work still queued may run it itself (always from inside future work, so nested futures finish);
+/// the work runs exactly once.
 public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Value, Failure>, @unchecked Sendable {
     // @unchecked: adds no stored state; the proof on `Future` covers it.
 
@@ -45,9 +38,8 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
 
     /// Starts `work` on `context` once `delay` has passed, and returns its future at once.
     ///
-    /// Readers wait for the delay: they never run the work early. Cancelling the future before
-    /// the delay ends (when `Failure` is `any Error`) means the work never runs. No thread waits
-    /// for the delay: a Dispatch timer hands the work to `context`.
+    /// Readers never run the work early. Cancelling before the delay ends (when `Failure` is
+    /// `any Error`) means it never runs. A Dispatch timer hands the work over; no thread waits.
     ///
     /// ```swift
     /// let retry = BackgroundFuture(after: .seconds(2)) { try fetch(url) }
@@ -73,11 +65,8 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
         self.init(context: timer, pinned: true, fileID: fileID, line: line, work: work)
     }
 
-    /// Starts `work` on `context`. A pinned future's work runs only on `context`: readers
-    /// wait for it instead of claiming it (agents and delays rely on that).
-    ///
-    /// Inlinable, like the lazy path: a client specializes the creation, and the code that runs
-    /// the work from a queue, for its types.
+    /// A pinned future's work runs only on `context`: readers wait instead of claiming it (agents
+    /// and delays rely on that). Inlinable so a client specializes creation and the queued run.
     @inlinable
     init(
         context: ExecutionContext,
@@ -87,7 +76,6 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
         work: @escaping @Sendable () throws(Failure) -> Value
     ) {
         let scheduler = context.scheduler
-        // A pinned future's readers never ask its context: only the context runs its work.
         _scheduler = pinned ? nil : scheduler
         super.init(kind: pinned ? .pinned : .background, work: work, fileID: fileID, line: line)
         if pinned {
@@ -103,16 +91,14 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
         }
     }
 
-    /// The scheduler of the context the work is queued on, whose rule says when a reader may run
-    /// the work itself; `nil` for a pinned future. A strong reference: the context may be gone
-    /// while the work waits.
+    /// Says when a reader may run the work itself; `nil` when pinned. Strong: the context may be
+    /// gone while the work waits.
     @usableFromInline let _scheduler: ContextScheduler?
 
     @usableFromInline
     override final var _contextScheduler: ContextScheduler? { _scheduler }
 
-    /// Runs the work from its context's queue, unless a reader claimed it first (the entry is
-    /// then stale and does nothing).
+    /// From the queue, unless a reader claimed it first (the entry is then stale).
     @inlinable
     final func _runFromQueue() {
         guard let scheduler = _scheduler, _claim() else { return }

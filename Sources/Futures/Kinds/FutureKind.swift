@@ -1,24 +1,20 @@
-/// What kind of future a future is: who runs its work, and so what a reader that finds it
-/// unresolved may do about it. Kept in three bits of the state word; what a reader does about each
-/// kind is decided in one place, `ReadStep(_:)`.
+/// Who runs a future's work: three bits of the state word; what a reader does about each kind is
+/// decided in `ReadStep(_:)`.
 @usableFromInline
 enum FutureKind: UInt8, CaseIterable, Sendable {
-    /// Completed by a ``Promise`` (or a bridge built on one): nothing to run, a reader waits.
+    /// A ``Promise``'s (or a bridge's): a reader waits.
     case promise = 0
-    /// Work run by the first blocking reader, on its own thread (``LazyFuture``).
+    /// Run by the first blocking reader (``LazyFuture``).
     case lazy = 1
-    /// Work queued on its context; a reader may claim it by the context's rule (``BackgroundFuture``).
+    /// Queued on its context; a reader may claim it by the context's rule.
     case background = 2
-    /// Work that runs only on its context: an agent's, or a delayed start. A reader waits.
+    /// Runs only on its context (an agent's work, a delayed start): a reader waits.
     case pinned = 3
-    /// Resolved by callbacks on its sources, registered when it is made (`map` of a background
-    /// future, `zip`, `all`…). A reader demands its sources.
+    /// Resolved by callbacks on its sources, registered when made; a reader demands its sources.
     case derived = 4
-    /// Like `derived`, but its callbacks are registered only when it is first demanded: derived
-    /// from a lazy future, so nothing runs before someone reads.
+    /// Registers its callbacks only when first demanded (derived from a lazy future).
     case lazyDerived = 5
 
-    /// The public class a future of this kind is an instance of, for messages.
     var className: String {
         switch self {
         case .lazy: "LazyFuture"
@@ -27,7 +23,6 @@ enum FutureKind: UInt8, CaseIterable, Sendable {
         }
     }
 
-    /// What a message adds after the type to say how the future resolves, if the class does not.
     var role: String? {
         switch self {
         case .promise: "promise"
@@ -37,7 +32,6 @@ enum FutureKind: UInt8, CaseIterable, Sendable {
         }
     }
 
-    /// Whether nothing runs until someone reads: lazy futures and what is derived from them.
     /// A switch, not `==`, which is a call (gated: map step).
     @inlinable
     var isLazy: Bool {
@@ -47,7 +41,6 @@ enum FutureKind: UInt8, CaseIterable, Sendable {
         }
     }
 
-    /// Whether the future waits on other futures instead of having work or a promise of its own.
     @inlinable
     var isDerived: Bool {
         switch self {
@@ -57,30 +50,23 @@ enum FutureKind: UInt8, CaseIterable, Sendable {
     }
 }
 
-/// What a reader that looks at a future must do, decided from its state word alone (the phase,
-/// then the kind): the one decision per kind. The inlined read path
-/// (`Future._resultAfterRunningOrWaiting(from:)`), the blocking reader's demand
-/// (`_FutureCore.demand(firstLook:waited:wakeUp:)`) and the start of a reader that must not block
-/// (`startWithoutBlocking()`) each switch over it; `ReadStepTests` checks the whole table.
+/// What a reader must do, from the state word alone: the one decision per kind, used by the
+/// inlined read path, the blocking reader's `demand` and `startWithoutBlocking()`;
+/// `ReadStepTests` checks the table.
 @usableFromInline
 enum ReadStep: Equatable, Sendable {
-    /// Resolved: read the outcome.
     case readOutcome
-    /// Running or being completed: whoever does it resolves it; wait for them (after the check
-    /// that this thread is not the runner, which would wait for ever).
+    /// Wait for whoever resolves it (after checking this thread is not the runner).
     case waitForRunner
-    /// Unstarted lazy work: claim it and run it on this thread (a reader that must not block
-    /// queues it on the global context instead).
+    /// Run it here (a non-blocking reader queues it on the global context).
     case claimAndRun
-    /// Unstarted background work: claim it and run it if the context's rule allows (or the
-    /// reader outranks the context's threads), otherwise wait and ask again.
+    /// Claim and run it if the context's rule allows, otherwise wait and ask again.
     case askContext
-    /// Unstarted pinned work (it runs only on its context) or an uncompleted promise: wait.
+    /// Pinned work or an uncompleted promise.
     case wait
-    /// A derived future not yet resolved: walk up to the futures with work and demand them.
+    /// Walk up to the futures with work and demand them.
     case walkUpstream
 
-    /// The step for a future whose word is `word`.
     @inlinable
     init(_ word: StateWord) {
         switch word.phase {
@@ -90,7 +76,6 @@ enum ReadStep: Equatable, Sendable {
         }
     }
 
-    /// The step for an unstarted future of `kind`.
     @inlinable
     init(pending kind: FutureKind) {
         switch kind {

@@ -8,9 +8,8 @@
 /// show(thumbnails["cat"]!.value)   // only the cat's thumbnail is rendered
 /// ```
 ///
-/// Readers that arrive while the work runs wait for it; the work never runs twice, whatever
-/// the number of racing readers. A read that must not block the caller — ``Future/get()`` or
-/// ``Future/result(timeout:)`` — starts the work on the global context instead.
+/// Racing readers wait; the work never runs twice. A read that must not block (``Future/get()``,
+/// ``Future/result(timeout:)``) starts it on the global context instead.
 public final class LazyFuture<Value: Sendable, Failure: Error>: Future<Value, Failure>, @unchecked Sendable {
     // @unchecked: adds no stored state; the proof on `Future` covers it.
 

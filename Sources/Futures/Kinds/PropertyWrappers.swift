@@ -1,41 +1,24 @@
 /// A property whose value is computed on its first read, exactly once, by a ``LazyFuture``.
 ///
-/// The future disappears at the use site: the property reads as the value, and its projection
-/// `$name` is the future, for ``Future/isResolved``, ``Future/peek``, ``Future/get()`` or to
-/// hand on. It works on stored properties and on local variables; unlike Swift's `lazy var`,
-/// it is safe to read from many threads at once, and reading it never mutates its owner.
+/// The property reads as the value; its projection `$name` is the future. Unlike `lazy var`, it
+/// is safe to read from many threads, and reading never mutates its owner.
 ///
 /// ```swift
-/// struct Glossary {
-///     @Lazy var index = buildIndex(of: words)   // nothing runs yet
-/// }
-/// let glossary = Glossary()
-/// print(glossary.index.count)                   // builds the index, once
-/// if glossary.$index.isResolved { print("built") }
+/// @Lazy var index = buildIndex(of: words)   // nothing runs yet
+/// print(index.count)                        // builds the index, once
+/// if $index.isResolved { print("built") }
 /// ```
 ///
-/// The initial value expression is the work: it is captured, not evaluated, so it must be
-/// `@Sendable` (it may capture only sendable values).
-///
-/// Swift forbids the wrapper in two places; write this instead:
-/// - In a `Sendable` class, whose stored properties must be `let`s (a wrapper's storage is a
-///   `var`): keep the future itself in a `let`. With `import FutureProxy` it reads as its value.
-/// - With an initial value that uses another property (initial values run before `self`
-///   exists): initialize the wrapper in `init`, from the parameter.
+/// The initial value expression is captured, not evaluated, so it must be `@Sendable`.
+/// Swift forbids the wrapper in a `Sendable` class (keep the future in a `let`; with
+/// `import FutureProxy` it reads as its value) and with an initial value that uses another
+/// property (initialize it in `init`, from the parameter):
 ///
 /// ```swift
-/// final class Service: Sendable {
-///     let table = LazyFuture { buildTable() }   // not `@Lazy var table = buildTable()`
-/// }
-///
+/// final class Service: Sendable { let table = LazyFuture { buildTable() } }   // not @Lazy var
 /// struct Glossary {
-///     let words: [String]
 ///     @Lazy var index: [String: Int]
-///
-///     init(words: [String]) {
-///         self.words = words
-///         _index = Lazy(wrappedValue: buildIndex(of: words))   // the parameter, not self.words
-///     }
+///     init(words: [String]) { _index = Lazy(wrappedValue: buildIndex(of: words)) }   // not self.words
 /// }
 /// ```
 @propertyWrapper
@@ -43,14 +26,11 @@ public struct Lazy<Value: Sendable>: Sendable {
     /// The future behind the property: `$name`.
     ///
     /// ```swift
-    /// @Lazy var table = buildTable()
-    /// let table = await $table.get()   // from async code
+    /// let table = await $table.get()   // from async code, for `@Lazy var table = buildTable()`
     /// ```
     public let projectedValue: LazyFuture<Value, Never>
 
     /// Makes the property from its initial value expression, which runs on the first read.
-    ///
-    /// Swift calls this for `@Lazy var name = expression`.
     ///
     /// ```swift
     /// @Lazy var table = buildTable()
@@ -70,13 +50,10 @@ public struct Lazy<Value: Sendable>: Sendable {
     /// The value, computed on the first read (on the reading thread) and remembered.
     ///
     /// ```swift
-    /// @Lazy var table = buildTable()
-    /// print(table.rows)   // reads wrappedValue
+    /// print(table.rows)   // reads wrappedValue, for `@Lazy var table = buildTable()`
     /// ```
-    /// - Important: Blocks the calling thread while the value is computed, by this read or by
-    ///   another thread's. From async code read `await $name.get()`: the compiler cannot flag
-    ///   a wrapped property read there (an attribute on `wrappedValue` does not reach the
-    ///   property), so this is on you.
+    /// - Important: Blocks while the value is computed, by this read or another thread's. From async
+    ///   code read `await $name.get()`; the compiler cannot flag a wrapped property read.
     public var wrappedValue: Value {
         projectedValue.value
     }
@@ -85,9 +62,8 @@ public struct Lazy<Value: Sendable>: Sendable {
 /// A property whose value is computed in the background, starting when the property is
 /// initialized, by a ``BackgroundFuture``.
 ///
-/// The future disappears at the use site: the property reads as the value, waiting only if the
-/// work has not finished, and its projection `$name` is the future. It works on stored
-/// properties and on local variables.
+/// The property reads as the value, waiting only if the work has not finished; `$name` is the
+/// future.
 ///
 /// ```swift
 /// @Background var image = loadImage(at: url)   // starts loading now
@@ -95,26 +71,19 @@ public struct Lazy<Value: Sendable>: Sendable {
 /// imageView.show(image)                       // waits only if it must
 /// ```
 ///
-/// The initial value expression is the work: it is captured, not evaluated, so it must be
-/// `@Sendable` (it may capture only sendable values).
-///
-/// As with ``Lazy``, a `Sendable` class keeps the future in a `let`
-/// (`let image = BackgroundFuture { loadImage(at: url) }`), and an initial value that uses
-/// another property is set in `init`: `_image = Background(wrappedValue: loadImage(at: url))`.
+/// The initial value expression is captured, not evaluated, so it must be `@Sendable`. As with
+/// ``Lazy``, a `Sendable` class keeps the future in a `let`, and an initial value using another
+/// property is set in `init`: `_image = Background(wrappedValue: loadImage(at: url))`.
 @propertyWrapper
 public struct Background<Value: Sendable>: Sendable {
     /// The future behind the property: `$name`.
     ///
     /// ```swift
-    /// @Background var image = loadImage(at: url)
-    /// $image.onSuccess(on: .main) { imageView.show($0) }
+    /// $image.onSuccess(on: .main) { imageView.show($0) }   // for `@Background var image = load()`
     /// ```
     public let projectedValue: BackgroundFuture<Value, Never>
 
     /// Starts computing the property's initial value expression on `context`.
-    ///
-    /// Swift calls this for `@Background var name = expression` and
-    /// `@Background(on: context) var name = expression`.
     ///
     /// ```swift
     /// @Background(on: .global(qos: .utility)) var report = buildReport()
@@ -136,12 +105,10 @@ public struct Background<Value: Sendable>: Sendable {
     /// The value, waiting for the background work if it has not finished.
     ///
     /// ```swift
-    /// @Background var image = loadImage(at: url)
-    /// print(image.size)   // reads wrappedValue
+    /// print(image.size)   // reads wrappedValue, for `@Background var image = load()`
     /// ```
-    /// - Important: Blocks the calling thread until the work finishes. From async code read
-    ///   `await $name.get()`: the compiler cannot flag a wrapped property read there (an
-    ///   attribute on `wrappedValue` does not reach the property), so this is on you.
+    /// - Important: Blocks until the work finishes. From async code read `await $name.get()`; the
+    ///   compiler cannot flag a wrapped property read.
     public var wrappedValue: Value {
         projectedValue.value
     }
