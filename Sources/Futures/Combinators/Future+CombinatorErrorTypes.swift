@@ -96,8 +96,6 @@ extension Future where Failure == Never {
     /// Returns a future of the future, failing with `any Error`, that `transform` makes from this
     /// future's value.
     ///
-    /// The two overloads above both fit this case; this one settles it.
-    ///
     /// ```swift
     /// let contents = LazyFuture { path }.flatMap { path in BackgroundFuture { try read(path) } }
     /// ```
@@ -190,8 +188,6 @@ extension Future where Failure == any Error {
     /// Returns a future of the future, failing with `any Error`, that `transform` makes from
     /// this future's value.
     ///
-    /// Two overloads fit this case; this one settles it.
-    ///
     /// ```swift
     /// let page = url.flatMap { url throws in BackgroundFuture { try fetch(try validated(url)) } }
     /// ```
@@ -211,8 +207,6 @@ extension Future where Failure == any Error {
 
     /// Returns a future of the future that cannot fail that `transform` makes from this
     /// future's value.
-    ///
-    /// Two overloads fit this case; this one settles it.
     ///
     /// ```swift
     /// let words = download.flatMap { data in LazyFuture { countWords(in: data) } }   // Future<Int, any Error>

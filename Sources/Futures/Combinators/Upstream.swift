@@ -62,11 +62,6 @@ struct Upstream {
         }
     }
 
-    var owner: _FutureCore? {
-        if case .owned(let future)? = link { return future }
-        return nil
-    }
-
     /// Whether the source is held, strongly or weakly.
     var isLinked: Bool {
         switch link {
