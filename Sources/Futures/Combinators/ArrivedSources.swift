@@ -7,7 +7,7 @@
 /// runs after a failure, a dropped promise) kept itself and the fan-in alive for ever.
 ///
 /// One allocation: positions follow the header, and the lock is this object's stripe (a lock box
-/// and arrays were more allocations; gated: all).
+/// and arrays were more allocations; gated: all per input, pending).
 @usableFromInline
 struct ArrivedSources: @unchecked Sendable {
     // @unchecked: header and elements are touched only under this object's stripe lock, after

@@ -128,7 +128,7 @@ class DerivedLinks: @unchecked Sendable {
     /// Puts `source` in `slot` (0 is the first) and returns the future the slot held strongly,
     /// for the caller to release outside the lock. A bounded `all` keeps one slot per job.
     final func replaceSource(inSlot slot: Int, with source: _FutureCore) -> _FutureCore? {
-        // Moved out (`take()`), not copied then overwritten (gated: bounded all).
+        // Moved out (`take()`), not copied then overwritten: a retain and a release less per job.
         if slot == 0 {
             let previous = first.take()
             first = Upstream(source)

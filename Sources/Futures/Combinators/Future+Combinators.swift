@@ -145,9 +145,9 @@ extension Future {
             }
             if ran, let child { return child }
         }
-        // As for `map`: the step (`FlatMapStep`) is the child's links and callback. A closure
-        // per step cost an allocation, and a long chain's memory was not reused (gated: flatMap
-        // chain).
+        // As for `map`: the step (`FlatMapStep`) is the child's links and callback. A closure per
+        // step cost an allocation, and a long chain's memory was not reused (gated: flatMap step,
+        // pending source).
         let step = Unmanaged.passRetained(
             FlatMapStep<Value, Failure, NewValue, NewFailure, TransformFailure, InnerFailure>(
                 source: .passUnretained(self), transform: transform

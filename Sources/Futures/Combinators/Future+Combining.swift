@@ -44,7 +44,7 @@ public func zip<A: Sendable, B: Sendable, Failure: Error>(
     line: UInt = #line
 ) -> Future<(A, B), Failure> {
     // One object (`_ZipPairStep`) holds the child's links, both callbacks and what has arrived
-    // (gated: zip of two). Of a lazy source the step is parked on first demand.
+    // (gated: zip of two pending promises). Of a lazy source the step is parked on first demand.
     let lazy = first._isLazyKind || second._isLazyKind
     if !lazy, first._isResolvedForDerivingAtOnce, second._isResolvedForDerivingAtOnce {
         // Decided now, as the callbacks would at once: no links, no callbacks.
@@ -95,7 +95,7 @@ func _zipOfEach<each V: Sendable, Failure: Error>(
     fileID: StaticString,
     line: UInt
 ) -> Future<(repeat each V), Failure> {
-    // Inlinable so it is specialized for the caller: no run-time metadata lookups (gated: zip).
+    // Inlinable so it is specialized for the caller: no run-time metadata lookups.
     var collected: [_FutureCore] = []
     for future in repeat each futures { collected.append(future) }
     let sources = collected
@@ -311,7 +311,7 @@ extension Future {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<Value, Failure> {
-        // Inlinable: each callback specialized for the caller's types (gated: first(of:)).
+        // Inlinable: each callback specialized for the caller's types (as `all`'s).
         guard !futures.isEmpty else { _firstOfNoFutures(fileID: fileID, line: line) }
         return Future(derivingFrom: futures, fileID: fileID, line: line) { child in
             // The losers' callbacks go when the first decides (`keep`).

@@ -9,9 +9,9 @@ func walkUpstream(
     stop: () -> Bool = { false },
     visitRoot: (_FutureCore) -> Void
 ) {
-    // A chain first, while each future has one source: no stack or visited set (gated: lazy map
-    // read). `wait(on:)` refuses cycles, but two racing calls could close one: the step bound
-    // makes the walk end anyway.
+    // A chain first, while each future has one source: no stack or visited set, which a lazy
+    // `map` read would otherwise pay. `wait(on:)` refuses cycles, but two racing calls could
+    // close one: the step bound makes the walk end anyway.
     var node = start
     for _ in 0..<chainWalkLimit {
         if stop() || node._isResolved { return }
@@ -93,7 +93,7 @@ enum SourcesToWalk {
 }
 
 /// The futures a walk has met: a short list searched in order, a set beyond (hashing cost more
-/// than the rest of a small walk; gated: bounded all read).
+/// than the rest of a small walk).
 struct VisitedFutures {
     private var few: [ObjectIdentifier] = []
     private var many: Set<ObjectIdentifier> = []

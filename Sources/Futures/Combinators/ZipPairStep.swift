@@ -1,6 +1,6 @@
 /// A `zip` of two's links, which are also the callback parked on both sources
-/// (`ParkedCallback.step`), with what has arrived: one object (gated: zip of two). It keeps its
-/// second source and registrations itself, so it needs no extras.
+/// (`ParkedCallback.step`), with what has arrived: one object (gated: zip of two pending
+/// promises). It keeps its second source and registrations itself, so it needs no extras.
 ///
 /// The step holds the child until decided (a zip with only an `onSuccess` must still resolve),
 /// and the child holds the step: a cycle, broken when the zip is decided (`resolveOwner`), when

@@ -151,7 +151,7 @@ extension Future {
 }
 
 // Context-free overloads for the common call: a defaulted `ExecutionContext.immediate` argument
-// retained and released the process-wide scheduler on every call (gated: onSuccess). Each
+// retained and released the process-wide scheduler on every call (gated: callback on a pending promise). Each
 // registers one closure that reads the result, not a closure wrapped in another.
 extension Future {
     /// Calls `callback` with the result once the future resolves, on the thread that resolves it:

@@ -112,7 +112,7 @@ struct BoundedAllState: Sendable {
         slotItems[slot] = -1
         freeSlots.append(slot)
         slotRegistrations[slot] = nil
-        // Moved out, not copied then overwritten (gated: bounded all).
+        // Moved out, not copied then overwritten: a retain and a release less per job.
         return (index, slotSources[slot].take())
     }
 
@@ -131,7 +131,7 @@ struct BoundedAllState: Sendable {
 }
 
 /// The maker, in an object of its own so the pumping thread calls it unretained (a copied
-/// closure context was retained and released per job; gated: bounded all).
+/// closure context was retained and released per job).
 final class BoundedAllMaker: Sendable {
     let make: @Sendable (Int) -> _FutureCore
 

@@ -39,7 +39,7 @@ extension Future {
         }
         let first = makeFuture(firstItem)
         // Inlinable so these closures are specialized for the client; the run itself is not
-        // generic, so no job looks up metadata at run time (gated: bounded all).
+        // generic, so no job looks up metadata at run time: no hashed cache search per job.
         let run = BoundedAllRun(
             count: items.count, maxConcurrent: maxConcurrent, first: first,
             make: { index in makeFuture(items[index]) },

@@ -78,7 +78,7 @@ extension Future {
         timedOut: @escaping @Sendable (FutureTimeoutError) -> NewFailure
     ) -> Future<Value, NewFailure> {
         let source = self
-        // Inlinable so the callbacks are specialized (gated: timeout). Blocking readers start
+        // Inlinable so the callbacks are specialized for the caller. Blocking readers start
         // lazy work on a context (`readersStartLazyWork`) so they can leave at the deadline;
         // queued work they may claim, they claim. The connection starts the work for others.
         return .init(derivingFrom: [self], readersStartLazyWork: true, fileID: fileID, line: line) { child in

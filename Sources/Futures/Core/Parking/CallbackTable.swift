@@ -1,6 +1,6 @@
 /// The callbacks parked on a stripe's futures, by future: open addressing with linear probing,
 /// keyed by address. Not a `Dictionary`: SipHash twice per callback was a large share of a
-/// callback's cost (gated: promise callback, bounded all). Only under the stripe's lock.
+/// callback's cost (gated: callback on a pending promise). Only under the stripe's lock.
 struct CallbackTable {
     /// One place of the table: `key` is 0 while it is empty (no future has address 0).
     private struct Slot {
