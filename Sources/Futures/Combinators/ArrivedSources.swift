@@ -1,24 +1,18 @@
-/// The sources of a fan-in (`Future.all`, `allSettled`, `reduce`, the `zip` of any number) that
-/// have resolved, by position, and the decision they make: the first failure by position once
-/// every source before it has succeeded (where failures decide), or success once all have
-/// arrived. Exactly one `record` returns a decision; the sources go with a success.
+/// The resolved sources of a fan-in (`Future.all`, `allSettled`, `reduce`, `zip` of any number),
+/// by position, and their decision: the first failure by position once all before it succeeded
+/// (where failures decide), or success once all arrived. Exactly one `record` decides.
 ///
-/// Why the sources are collected here as they resolve, and not captured by the callbacks: each
-/// callback is parked on a source until it resolves, and a callback that held every source held
-/// its own, so a source that never resolves (a lazy source nobody runs once another one failed,
-/// a promise dropped unfulfilled) kept itself, and the combinator's future, alive for ever. A
-/// callback holds this object; this holds only sources that have resolved.
+/// Sources are collected here as they resolve, not captured by the callbacks: a callback parked on
+/// a source that held every source held its own, so a never-resolving source (a lazy one nobody
+/// runs after a failure, a dropped promise) kept itself and the fan-in alive for ever.
 ///
-/// One allocation: the positions are the buffer's elements, after the header, and the lock is the
-/// stripe of this object's identity, as a `zip` of two uses its child's: two arrays under a lock
-/// box of its own would be more allocations per fan-in, and `Array(repeating:count:)` of an
-/// optional type asks the runtime for its storage class at each use.
+/// One allocation: positions follow the header, and the lock is this object's stripe (a lock box
+/// and arrays were more allocations; gated: all per input, pending).
 @usableFromInline
 struct ArrivedSources: @unchecked Sendable {
-    // @unchecked: the storage's header and elements are read and written only under the stripe
-    // lock of its identity, once `make` has initialized them (a callback that records reaches it
-    // only through the parking of that callback, whose lock publishes it). `ManagedBuffer`, which
-    // gives the one allocation, cannot be `Sendable` itself.
+    // @unchecked: header and elements are touched only under this object's stripe lock, after
+    // `make` initialized them (a recording callback reaches it through its parking, whose lock
+    // publishes it). `ManagedBuffer` cannot itself be `Sendable`.
 
     @usableFromInline
     enum Decision {
@@ -31,9 +25,8 @@ struct ArrivedSources: @unchecked Sendable {
 
     @usableFromInline let storage: ArrivedSourcesStorage
 
-    /// A record for `count` sources. `failuresDecide`: a failed source decides, once every source
-    /// before it has succeeded (`Future.all`, `zip`); otherwise a failed source is an arrival like
-    /// any other (`allSettled`; `reduce`, which records only successes).
+    /// `failuresDecide`: a failure decides once all before it succeeded (`all`, `zip`); else it is
+    /// an arrival like any other (`allSettled`; `reduce`, which records only successes).
     @usableFromInline
     static func make(count: Int, failuresDecide: Bool) -> ArrivedSources {
         precondition(count > 0, "a fan-in of no futures is decided when it is made")
@@ -63,9 +56,8 @@ final class ArrivedSourcesStorage: ManagedBuffer<ArrivedSourcesHeader, _FutureCo
         }
     }
 
-    /// `ArrivedSources.record`, under the lock. It retains `source` and releases nothing: no
-    /// deinit runs under a stripe lock. The sources recorded before a failure decided go with this
-    /// object.
+    /// `ArrivedSources.record`, under the lock. Retains `source`, releases nothing: no deinit runs
+    /// under a stripe lock. Sources recorded before a failure decided go with this object.
     fileprivate func record(_ source: _FutureCore, at index: Int) -> ArrivedSources.Decision {
         withUnsafeMutablePointers { header, sources in
             let count = header.pointee.count
@@ -85,8 +77,7 @@ final class ArrivedSourcesStorage: ManagedBuffer<ArrivedSourcesHeader, _FutureCo
                 return .undecided
             }
             header.pointee.prefix = count + 1
-            // Moved out, not copied: the decision owns the sources, and their positions are left
-            // empty (`nil` has nothing to release).
+            // Moved out: the decision owns the sources, the positions are left `nil`.
             let decided = (0..<count).map { position in
                 let moved = (sources + position).move().unsafelyUnwrapped
                 (sources + position).initialize(to: nil)

@@ -1,8 +1,5 @@
-/// A `flatMap`'s step: `ChildStep` with a transform that returns a future.
-///
-/// A class of its own rather than `MapStep` with the transform's output as a type parameter: a
-/// stored closure with a generic return type returns through a reabstraction thunk, while a
-/// closure that returns a `Future` returns it directly, whatever the future's types.
+/// A `flatMap`'s step. Not `MapStep`: a stored closure with a generic return type returns through
+/// a reabstraction thunk, one returning a `Future` returns it directly.
 @usableFromInline
 final class FlatMapStep<
     Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure: Error, TransformFailure: Error, InnerFailure: Error
@@ -11,7 +8,7 @@ final class FlatMapStep<
 
     @usableFromInline typealias Transform = @Sendable (Value) throws(TransformFailure) -> Future<NewValue, InnerFailure>
 
-    /// The `flatMap`'s transform; `nil` once the step ran or was abandoned.
+    /// `nil` once the step ran or was abandoned.
     @exclusivity(unchecked) @usableFromInline var transform: Transform?
 
     @usableFromInline

@@ -1,24 +1,14 @@
-// How a chain's error type is decided, and the overloads that make one-expression chains type-check.
+// How a chain's error type is decided. A derived future fails with the join of the source's
+// `Failure`, the closure's thrown type and (for `flatMap`) the inner future's `Failure`: `Never`
+// joins anything, a type joins itself, and `any Error` on the source side joins anything. Any
+// other mix is rejected with a message saying what to write (`mapError`, `eraseFailure()`,
+// `throws(E)`): widening is never silent. A closure with `try` but no declared type throws
+// `any Error` in Swift 6.3 (swiftlang/swift#80787), so on a concrete source it says `throws(E)`.
 //
-// The rule. A derived future fails with the join of the error types on the way: the source's
-// `Failure`, the error the closure throws, and (for `flatMap`) the inner future's `Failure`.
-//   - `Never` joins anything: a side that cannot fail never changes the other's type.
-//   - A type joins itself.
-//   - `any Error` on the source side joins anything (the source already says "any error").
-//   - Two different concrete types, or a concrete source with a closure or inner future of
-//     `any Error`, do not join: the chain is rejected with a message that says what to write
-//     (`mapError`, `eraseFailure()`, or a closure that declares `throws(E)`). Widening is never
-//     silent, because a typed error lost on the way is lost for everyone downstream.
-// A closure that says `try` but not what it throws is `any Error` in Swift 6.3, whatever it calls
-// (swiftlang/swift#80787): on a source with a concrete error type, it has to say `throws(E)`.
-//
-// How the overloads resolve. Swift 6.3 ranks overloads that differ only in what their closure
-// parameter throws as ambiguous, so every overload that overlaps a more common one is
-// `@_disfavoredOverload`, and where two disfavored overloads overlap, a third, more specific in
-// a position other than `throws` (an inner `Future<_, Never>` or `Future<_, any Error>`), is added
-// for exactly the overlap. The overloads that reject a chain are `@available(*, unavailable)`:
-// Swift picks an unavailable overload only when no available one fits, and then prints its
-// message.
+// Swift 6.3 finds overloads differing only in what their closure throws ambiguous, so each that
+// overlaps a more common one is `@_disfavoredOverload`; where two disfavored ones overlap, a third,
+// more specific elsewhere (an inner `Future<_, Never>` or `Future<_, any Error>`), settles it.
+// Rejections are `@available(*, unavailable)`: picked only when nothing else fits.
 //
 // | Source     | map                                 | flatMap                                        |
 // | ---------- | ----------------------------------- | ---------------------------------------------- |
@@ -32,13 +22,12 @@
 // | any Error  |                                     | (V) throws -> Future<T, E> ⇒ any Error (dis.)  |
 // |            |                                     | (V) throws -> Future<T, any Error> (overlap)   |
 // |            |                                     | (V) -> Future<T, Never> (the overlap)          |
-// (The overlap overloads are disfavored too.) New combinators that take a closure follow the
-// same pattern. One shape does not work: a non-throwing overload of a closure that *makes* a
-// source (an initializer, `Future.task`, `Agent.async`) whose error type only the context gives.
-// A literal source in a chain then has two routes to one type, which Swift calls ambiguous
-// (tried: `Future.task { 5 }.flatMap { fetchUser($0) }`); such a source says `throws(E)` or
-// uses `setFailureType(to:)` (Tests/CompileForms/Rejected/Creating.swift).
-// Each overload is needed by a form in Tests/CompileForms: docs/design.md, Typing, names the forms
+// (Overlap overloads are disfavored too.) New closure-taking combinators follow this pattern. A
+// source-making closure (initializer, `Future.task`, `Agent.async`) must not get a non-throwing
+// overload whose error type only the context gives: a literal source in a chain then has two
+// routes to one type (`Future.task { 5 }.flatMap { fetchUser($0) }` is ambiguous); such a source
+// says `throws(E)` or uses `setFailureType(to:)`. Each overload is needed by a form in
+// Tests/CompileForms (docs/design.md, Typing).
 // that fail without each of flatMap's ten.
 
 extension Future where Failure == Never {
@@ -106,8 +95,6 @@ extension Future where Failure == Never {
 
     /// Returns a future of the future, failing with `any Error`, that `transform` makes from this
     /// future's value.
-    ///
-    /// The two overloads above both fit this case; this one settles it.
     ///
     /// ```swift
     /// let contents = LazyFuture { path }.flatMap { path in BackgroundFuture { try read(path) } }
@@ -201,8 +188,6 @@ extension Future where Failure == any Error {
     /// Returns a future of the future, failing with `any Error`, that `transform` makes from
     /// this future's value.
     ///
-    /// Two overloads fit this case; this one settles it.
-    ///
     /// ```swift
     /// let page = url.flatMap { url throws in BackgroundFuture { try fetch(try validated(url)) } }
     /// ```
@@ -222,8 +207,6 @@ extension Future where Failure == any Error {
 
     /// Returns a future of the future that cannot fail that `transform` makes from this
     /// future's value.
-    ///
-    /// Two overloads fit this case; this one settles it.
     ///
     /// ```swift
     /// let words = download.flatMap { data in LazyFuture { countWords(in: data) } }   // Future<Int, any Error>

@@ -1,14 +1,11 @@
-// The machinery every derived future shares: making the child, attaching its step, resolving it.
-// The public overloads are in Future+Transforms.swift.
+// What every derived future shares: making the child, attaching its step, resolving it.
 
 extension Future {
     /// Makes a future derived from this one alone; `resolve` runs once this one resolves.
     ///
-    /// `atOnce` says what a child of a source that is already resolved (and not lazy) needs, when
-    /// `resolve` can run at creation (`CallbackTrampoline.runAtOnce`): `.linkless` for a `resolve`
-    /// that always resolves the child before it returns (no links, no callback on the source),
-    /// `.linked` for one that may make it wait on another future (empty links, no callback on the
-    /// source), `.never` for one that keeps something in the child's links (a timer).
+    /// `atOnce`, for a resolved non-lazy source when `resolve` can run at creation: `.linkless` if
+    /// it always resolves the child (no links, no callback), `.linked` if it may make it wait on
+    /// another future (empty links), `.never` if it keeps something in the links (a timer).
     @inlinable
     func _derive<NewValue, NewFailure>(
         fileID: StaticString,
@@ -43,12 +40,9 @@ extension Future {
         }
     }
 
-    /// The one implementation of every `map`: `transform` throws `TransformFailure`, and the
-    /// child fails with `NewFailure`.
-    ///
-    /// The public overloads guarantee that `Failure` and `TransformFailure` are each either
-    /// `NewFailure`, `Never`, or any error type when `NewFailure` is `any Error`, so that
-    /// ``convertFailure(_:)`` always succeeds.
+    /// The one implementation of every `map`. The public overloads guarantee `Failure` and
+    /// `TransformFailure` are each `NewFailure`, `Never`, or any type when `NewFailure` is
+    /// `any Error`, so ``convertFailure(_:)`` always succeeds.
     @inlinable
     func _map<NewValue, NewFailure, TransformFailure>(
         fileID: StaticString,
@@ -61,25 +55,21 @@ extension Future {
         {
             return child
         }
-        // A source pending (or resolved, on a thread running callbacks), or lazy: the child's
-        // links are its callback (`MapStep`), parked now, or when a reader demands a lazy child.
+        // Pending (or resolved on a callback-running thread), or lazy: the step (`MapStep`) is
+        // the child's links and its callback, parked now or on a lazy child's first demand.
         typealias Step = MapStep<Value, Failure, NewValue, NewFailure, Value, NewValue, TransformFailure>
         let step = Unmanaged.passRetained(
             Step(source: .passUnretained(self), transform: transform) { step, parent in
                 guard let (child, transform) = unsafeDowncast(step, to: Step.self).take() else { return }
-                // `consume`: the transform the step gave up is lent to the call and released
-                // after it; without it, it was retained for the call and released twice.
+                // `consume`: lent to the call, not retained and released twice (gated: map step).
                 Self._resolve(child, from: parent, with: consume transform)
             })
         return _attachStep(step, fileID: fileID, line: line)
     }
 
-    /// A derived future with `links` (none, unless `resolve` may make it wait on another future),
-    /// made and resolved now by `resolve`, when this future is resolved and not lazy, as a callback
-    /// would (`runIfIdle`: after the callbacks this thread is running, A+ 2.2.6); `nil` if this
-    /// thread is running callbacks, and the caller parks a callback or a step instead. `resolve`
-    /// is not escaping: `map` and `recover` call this directly, where `_derive`'s escaping closure
-    /// cost an allocation per step.
+    /// A derived future made and resolved now by `resolve` (non-escaping: no allocation per step),
+    /// for a resolved non-lazy source, as a callback would (`runIfIdle`, A+ 2.2.6); `nil` on a
+    /// thread running callbacks, where the caller parks a callback or step instead.
     @inlinable @inline(__always)
     func _childResolvedAtOnce<NewValue, NewFailure>(
         links: FutureLinks = .none, fileID: StaticString, line: UInt, _ resolve: (Future<NewValue, NewFailure>) -> Void
@@ -93,23 +83,16 @@ extension Future {
         return ran ? child : nil
     }
 
-    /// Makes the child of a `map` or `flatMap` step of this future, and parks the step on this
-    /// future: `step` comes retained once (`passRetained`), the reference the
-    /// parked callback takes over; the child's links take a second one.
-    ///
-    /// Through a local `let`, the step would be retained twice (the links and the callback) and
-    /// released once at the end of its scope: two atomic operations where one is needed.
-    ///
-    /// Of a lazy source, the child is lazy too, and the step is parked only when a reader
-    /// demands the child (`connectsOnDemand`): until then nothing runs, and the step holds the
-    /// source and its transform but not the child: no closure to connect, no extras, no closure
-    /// for the callback and no array of sources, as `_derive` would make.
+    /// Makes the child of a `map`/`flatMap` step and parks the step. `step` comes retained once,
+    /// the parked callback's reference; the links take a second (a local `let` would cost an extra
+    /// retain/release; gated: map step). Of a lazy source the child is lazy and the step is parked
+    /// on first demand (`connectsOnDemand`), holding source and transform but not the child.
     @inlinable @inline(__always)
     func _attachStep<NewValue, NewFailure, Step: ChildStep<Value, Failure, NewValue, NewFailure>>(
         _ step: Unmanaged<Step>, fileID: StaticString, line: UInt
     ) -> Future<NewValue, NewFailure> {
         if _isLazyKind {
-            // The reference `step` comes with is the links' own: no callback is parked yet.
+            // The reference `step` comes with is the links': no callback is parked yet.
             step._withUnsafeGuaranteedRef { $0.connectsOnDemand = true }
             return Future<NewValue, NewFailure>(
                 kind: .lazyDerived, links: .sources(.fromOpaque(step.toOpaque())), work: nil, fileID: fileID,
@@ -120,8 +103,7 @@ extension Future {
             line: line)
         step._withUnsafeGuaranteedRef { $0.attach(child) }
         if _isAnyError(NewFailure.self) {
-            // A child that `cancel()` can resolve takes its step back from this future then, and
-            // the step lets go of the transform and all it captured (`keep(_:)`).
+            // Taken back if `cancel()` resolves the child; the step then lets go of the transform.
             child.keep(_addResolutionCallback(parked: .step(step.takeRetainedValue())))
         } else {
             _addResolutionCallbackForGood(parked: .step(step.takeRetainedValue()))
@@ -129,8 +111,7 @@ extension Future {
         return child
     }
 
-    /// Resolves `child`, a `map` of `parent`, which has resolved, with `transform` applied to its
-    /// value, or with its error.
+    /// Resolves `child`, a `map` of the resolved `parent`.
     @inlinable @inline(__always)
     static func _resolve<NewValue, NewFailure, TransformFailure>(
         _ child: Future<NewValue, NewFailure>,
@@ -149,8 +130,7 @@ extension Future {
         }
     }
 
-    /// The one implementation of every `flatMap`; the same guarantee as ``_map(fileID:line:_:)``
-    /// holds for `Failure`, `TransformFailure` and `InnerFailure`.
+    /// The one implementation of every `flatMap`; `_map`'s guarantee covers `InnerFailure` too.
     @inlinable
     func _flatMap<NewValue, NewFailure, TransformFailure, InnerFailure>(
         fileID: StaticString,
@@ -158,21 +138,16 @@ extension Future {
         _ transform: @escaping @Sendable (Value) throws(TransformFailure) -> Future<NewValue, InnerFailure>
     ) -> Future<NewValue, NewFailure> {
         if _isResolvedForDerivingAtOnce {
-            // The transform runs now, as a callback would (`runIfIdle`), and the child gets links
-            // only if the future it returns is still pending: a child that takes an outcome at
-            // once needs no links, and no lock to drop them.
+            // Runs now, as a callback would; the child gets links only if the inner is pending.
             var child: Future<NewValue, NewFailure>?
             let ran = CallbackTrampoline.runIfIdle {
                 child = _flatMapOfResolved(fileID: fileID, line: line, transform)
             }
             if ran, let child { return child }
         }
-        // A source pending (or resolved, on a thread running callbacks), or lazy: the child's
-        // links are its callback (`FlatMapStep`), as for `map`. Through `_derive`, the
-        // callback was a closure with a context of its own, one allocation more per step; and
-        // jemalloc did not reuse the memory of a chain of 100,000 such steps, resolved while
-        // each step made its inner future: every run of the chain touched fresh pages, about
-        // 4,600 page faults per run against 575 now.
+        // As for `map`: the step (`FlatMapStep`) is the child's links and callback. A closure per
+        // step cost an allocation, and a long chain's memory was not reused (gated: flatMap step,
+        // pending source).
         let step = Unmanaged.passRetained(
             FlatMapStep<Value, Failure, NewValue, NewFailure, TransformFailure, InnerFailure>(
                 source: .passUnretained(self), transform: transform
@@ -187,9 +162,8 @@ extension Future {
         return _attachStep(step, fileID: fileID, line: line)
     }
 
-    /// Resolves `child`, a `flatMap` of `parent`, which has resolved: with the outcome of the
-    /// future `transform` returns for its value (at once if that future is resolved, else when it
-    /// resolves), with the error `transform` throws, or with `parent`'s error.
+    /// Resolves `child`, a `flatMap` of the resolved `parent`: with the inner future's outcome
+    /// (now if resolved), `transform`'s error, or `parent`'s.
     @inlinable @inline(__always)
     static func _resolve<NewValue, NewFailure, TransformFailure, InnerFailure>(
         _ child: Future<NewValue, NewFailure>,
@@ -206,7 +180,6 @@ extension Future {
                 return
             }
             if inner._isResolved {
-                // Nothing to wait on or to start: the child takes the inner future's outcome now.
                 child._resolveUncontended(
                     with: inner._result.mapError { convertFailure($0) }, sourceCancelled: inner._isCancelled)
                 return
@@ -218,9 +191,8 @@ extension Future {
         }
     }
 
-    /// The child of a `flatMap` of this future, which is resolved and not lazy, made on a thread
-    /// that runs it as a callback: resolved when made, without links, unless the future that
-    /// `transform` returns is pending.
+    /// A `flatMap` child of this resolved, non-lazy future, made on a thread running it as a
+    /// callback: resolved when made, without links, unless the inner future is pending.
     @inlinable
     func _flatMapOfResolved<NewValue, NewFailure, TransformFailure, InnerFailure>(
         fileID: StaticString,
@@ -254,8 +226,7 @@ extension Future {
         return child
     }
 
-    /// Resolves this derived future with `inner`'s outcome once `inner` resolves: the second half
-    /// of a `flatMap`, after `_wait(on:)`.
+    /// Resolves this future with `inner`'s outcome once it resolves (after `_wait(on:)`).
     @inlinable
     func _resolve<InnerFailure>(whenResolved inner: Future<Value, InnerFailure>) {
         let callback: @Sendable (_FutureCore) -> Void = { inner in
@@ -270,8 +241,7 @@ extension Future {
     }
 }
 
-/// `error` as `To`, which the combinators' overloads guarantee it is: `From` is `To`, or `To`
-/// is `any Error` (a `Never` error is never passed, as no value of it exists).
+/// `error` as `To`, as the overloads guarantee (`From` is `To`, or `To` is `any Error`).
 @inlinable
 func convertFailure<From: Error, To: Error>(_ error: From) -> To {
     guard let converted = error as? To else {

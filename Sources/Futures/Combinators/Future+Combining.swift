@@ -1,8 +1,7 @@
 /// Returns a future of the values of all `futures`, as a tuple, once they have all succeeded.
 ///
-/// Any number of futures of different value types can be zipped; they share one `Failure`
-/// type. If some fail, the child fails with the failure of the first one by position, as soon
-/// as every future before it has succeeded. If any of them is lazy, the child is lazy.
+/// Any number of futures of different value types, with one `Failure`. The child fails with the
+/// first failure by position, once every future before it has succeeded; lazy if any is lazy.
 ///
 /// ```swift
 /// let page = zip(user, posts, settings)   // Future<(User, [Post], Settings), any Error>
@@ -24,9 +23,8 @@ public func zip<each V: Sendable, Failure: Error>(
 
 /// Returns a future of the values of `first` and `second`, as a pair, once both have succeeded.
 ///
-/// The same as ``zip(_:fileID:line:)`` of two futures, which this is: if `first` fails, the child
-/// fails with its failure; if only `second` fails, once `first` has succeeded. If either is lazy,
-/// the child is lazy.
+/// ``zip(_:fileID:line:)`` of two: fails with `first`'s failure, or with `second`'s once `first`
+/// has succeeded; lazy if either is.
 ///
 /// ```swift
 /// let profile = zip(user, avatar)   // Future<(User, Image), any Error>
@@ -45,12 +43,11 @@ public func zip<A: Sendable, B: Sendable, Failure: Error>(
     fileID: StaticString = #fileID,
     line: UInt = #line
 ) -> Future<(A, B), Failure> {
-    // Two futures, the common case, in one object for the child's links, both callbacks and what
-    // has arrived (`_ZipPairStep`). Of a lazy source, the zip is lazy, and the step is parked when
-    // a reader first demands it.
+    // One object (`_ZipPairStep`) holds the child's links, both callbacks and what has arrived
+    // (gated: zip of two pending promises). Of a lazy source the step is parked on first demand.
     let lazy = first._isLazyKind || second._isLazyKind
     if !lazy, first._isResolvedForDerivingAtOnce, second._isResolvedForDerivingAtOnce {
-        // Decided now, as the sources' callbacks would decide it at once: no links, no callbacks.
+        // Decided now, as the callbacks would at once: no links, no callbacks.
         let child = Future<(A, B), Failure>(kind: .derived, links: .none, work: nil, fileID: fileID, line: line)
         switch (first._result, second._result) {
         case (.failure(let error), _):
@@ -86,23 +83,19 @@ public func zip<A: Sendable, B: Sendable, Failure: Error>(
     step.attach(child)
     let firstRegistration = first._addResolutionCallback(parked: .step(step))
     let secondRegistration = second._addResolutionCallback(parked: .step(step))
-    // Taken back at once if the zip was decided meanwhile; otherwise when it is (a first source
-    // that failed leaves nothing parked on a second that stays pending).
+        // Taken back at once if decided meanwhile (a failed first leaves nothing on the second).
     step.keep(firstRegistration, secondRegistration)
     return child
 }
 
-/// `zip` of any number of futures, by a callback on each. Not API: internal, and usable from
-/// inlinable code only because `zip` is inlinable.
+/// `zip` of any number of futures, one callback each. Internal; inlinable because `zip` is.
 @inlinable
 func _zipOfEach<each V: Sendable, Failure: Error>(
     _ futures: repeat Future<each V, Failure>,
     fileID: StaticString,
     line: UInt
 ) -> Future<(repeat each V), Failure> {
-    // Inlinable, with the code it runs per source, so that it is compiled for the caller's types:
-    // unspecialized, each zip looked up the metadata of its generic types at run time (the
-    // tuple's, the futures', the closures').
+    // Inlinable so it is specialized for the caller: no run-time metadata lookups.
     var collected: [_FutureCore] = []
     for future in repeat each futures { collected.append(future) }
     let sources = collected
@@ -112,8 +105,7 @@ func _zipOfEach<each V: Sendable, Failure: Error>(
     }
 }
 
-/// The futures of one `zip`, for its connection. Not API: internal, and usable from inlinable
-/// code only because `zip` is inlinable.
+/// The futures of one `zip`, for its connection. Internal; inlinable because `zip` is.
 @usableFromInline
 struct _ZippedFutures<each V: Sendable, Failure: Error>: Sendable {
     @usableFromInline let futures: (repeat Future<each V, Failure>)
@@ -123,13 +115,9 @@ struct _ZippedFutures<each V: Sendable, Failure: Error>: Sendable {
         self.futures = (repeat each futures)
     }
 
-    /// Parks one callback on each of the `count` futures, which resolves `child` once the last
-    /// one needed has resolved, and keeps their registrations in one step, as `Future.all` does.
-    ///
-    /// The callbacks name no type of the pack: Swift 6.3 runs the body of a loop over a pack's
-    /// elements as unspecialized generic code, in which each generic type named costs a lookup of
-    /// its metadata at run time. They record each source as a `_FutureCore`; the tuple is made
-    /// once, by `resolve`, made here for the whole pack.
+    /// Parks one callback on each future and keeps their registrations in one step. The callbacks
+    /// name no pack type: a loop over a pack runs unspecialized, each type named a metadata
+    /// lookup. They record `_FutureCore`s; `resolve` builds the tuple once.
     @inlinable
     func connect(_ child: Future<(repeat each V), Failure>, count: Int) {
         let arrived = ArrivedSources.make(count: count, failuresDecide: true)
@@ -169,8 +157,7 @@ func _nextZipValue<Value, Failure: Error>(
     return unsafeDowncast(sources[cursor.position], to: type)._successValueUnchecked
 }
 
-/// Resolves a zip's `child` if `decision` decides it: with the first failure by position, or
-/// with the tuple of the values.
+/// Resolves a zip's `child` if `decision` decides it.
 @inlinable
 func _resolveZip<each V: Sendable, Failure: Error>(
     _ child: Future<(repeat each V), Failure>,
@@ -180,7 +167,7 @@ func _resolveZip<each V: Sendable, Failure: Error>(
     case .undecided:
         return
     case .failed(let source):
-        // The source is one of the pack's futures, whose failure is this `Failure`, erased.
+        // One of the pack's futures, so its erased failure is this `Failure`.
         child.resolve(with: .failure(source._erasedFailureIfFailed as! Failure), sourceCancelled: source._isCancelled)
     case .succeeded(let sources):
         let cursor = _ZipCursor()
@@ -216,9 +203,8 @@ public func zip<each V: Sendable, each Failure: Error>(
 extension Future {
     /// Returns a future of the values of all `futures`, in their order.
     ///
-    /// The child fails with the failure of the first future by position that fails, as soon as
-    /// every future before it has succeeded. It is lazy if any of `futures` is lazy. Resolution
-    /// is iterative: 10,000 futures cost no stack depth.
+    /// The child fails with the first failure by position, once every future before it has
+    /// succeeded; lazy if any is. Resolution is iterative: no stack depth per future.
     ///
     /// ```swift
     /// let pages = Future.all(urls.map { url in BackgroundFuture { try download(url) } })
@@ -239,18 +225,15 @@ extension Future {
         return _allConnected(futures, fileID: fileID, line: line)
     }
 
-    /// `all(_:)` of futures whose outcome is already decided, resolved when it is made: no lazy
-    /// future among them, and all succeeded, or one failed after all before it succeeded (the
-    /// decision the sources' callbacks would make at once, in order). `nil` otherwise.
-    /// Specialized in the client, so that reading each result looks up no metadata.
+    /// `all(_:)` resolved when made, when no source is lazy and the callbacks would decide at once
+    /// (all succeeded, or a failure after all before it succeeded); `nil` otherwise.
     @inlinable
     static func _allDecidedAtOnce(
         _ futures: [Future<Value, Failure>],
         fileID: StaticString,
         line: UInt
     ) -> Future<[Value], Failure>? {
-        // All looked at before anything is allocated: an `all` of pending futures, the common
-        // case, comes here first and leaves at its first pending source.
+        // Checked before any allocation: a pending `all`, the common case, leaves here.
         guard !futures.isEmpty, futures.allSatisfy({ $0._isResolvedForDerivingAtOnce }) else { return nil }
         var values: [Value] = []
         var decided: (failure: Failure, cancelled: Bool)?
@@ -272,8 +255,7 @@ extension Future {
         return child
     }
 
-    /// `all(_:)` of futures some of which are pending or lazy: callbacks on each. Specialized in
-    /// the client, so that each source's callback looks up no metadata.
+    /// `all(_:)` of pending or lazy futures: a callback on each, specialized in the client.
     @inlinable
     static func _allConnected(
         _ futures: [Future<Value, Failure>],
@@ -288,8 +270,7 @@ extension Future {
             var registrations: [CallbackRegistration] = []
             registrations.reserveCapacity(futures.count)
             for (index, future) in futures.enumerated() {
-                // One closure, on the future as the parking lot hands it over: `_onResolution`
-                // wraps a closure of the typed future in one of the untyped, two contexts.
+                // One closure on the untyped future: `_onResolution` would make two contexts.
                 let registration = future._addResolutionCallback { source in
                     switch arrived.record(source, at: index) {
                     case .undecided:
@@ -306,16 +287,15 @@ extension Future {
                 }
                 if let registration { registrations.append(registration) }
             }
-            // Kept in one step, not one lock per source; taken back at once if a failure
-            // decided the child meanwhile.
+            // Kept under one lock; taken back at once if a failure decided the child meanwhile.
             child.keep(registrations)
         }
     }
 
     /// Returns a future of the first of `futures` to resolve, succeeding or failing.
     ///
-    /// Once the first has resolved, the new future takes its callbacks back from the others:
-    /// a loser that stays pending for long keeps nothing of the race.
+    /// The losers' callbacks are taken back once the first resolves: a long-pending loser
+    /// keeps nothing of the race.
     ///
     /// ```swift
     /// let fastest = Future.first(of: mirrors.map { mirror in BackgroundFuture { try fetch(from: mirror) } })
@@ -331,14 +311,11 @@ extension Future {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<Value, Failure> {
-        // Inlinable, so that each source's callback is compiled for the caller's types: generic,
-        // a race of two looked up the metadata of its types at run time, as `zip` did.
+        // Inlinable: each callback specialized for the caller's types (as `all`'s).
         guard !futures.isEmpty else { _firstOfNoFutures(fileID: fileID, line: line) }
         return Future(derivingFrom: futures, fileID: fileID, line: line) { child in
-            // The first source decides; the losers' callbacks go then (`keep`), not when each
-            // loser resolves, which may be much later.
+            // The losers' callbacks go when the first decides (`keep`).
             for future in futures {
-                // One closure per source, as in `_allConnected`.
                 child.keep(
                     future._addResolutionCallback { source in
                         let future = unsafeDowncast(source, to: Future<Value, Failure>.self)
@@ -357,9 +334,8 @@ extension Future {
 
     /// The value of a future known to have succeeded.
     ///
-    /// From the word's `succeeded` bit and the slot, naming no type but the slot's: where this
-    /// runs unspecialized (for each element of a `zip`'s pack), each type named costs a lookup
-    /// of its metadata, and reading through `_result` named three.
+    /// Names no type but the slot's: unspecialized (per element of a `zip` pack), each type named
+    /// is a metadata lookup.
     @inlinable
     var _successValueUnchecked: Value {
         guard _hasSucceeded, case .success(let value) = _slot else { _expectedToHaveSucceeded() }

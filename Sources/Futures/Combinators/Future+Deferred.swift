@@ -1,8 +1,7 @@
 /// A view on a future whose member reads give futures instead of values.
 ///
-/// This is MAFuture's compound future: `future.deferred.count` is a future of the count,
-/// derived with ``Future/map(fileID:line:_:)-(_,_,(Value)->NewValue)``, so nothing resolves (and, for a lazy future,
-/// nothing runs) until someone reads that.
+/// MAFuture's compound future: `future.deferred.count` is a future of the count, derived with
+/// ``Future/map(fileID:line:_:)-(_,_,(Value)->NewValue)``, so nothing runs until it is read.
 ///
 /// ```swift
 /// let report = LazyFuture { buildReport() }

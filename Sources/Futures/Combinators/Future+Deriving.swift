@@ -3,12 +3,9 @@ public import Synchronization
 extension Future {
     /// A future computed from `sources`: by `map`, `flatMap`, `zip`, `all` and the rest.
     ///
-    /// It has no work of its own; `connect` registers the callbacks on its sources that resolve
-    /// it. It keeps its sources' kind, decided here and nowhere else: derived from a lazy future
-    /// (one of `kindSources`, which are `sources` unless given), it is lazy and connects only when
-    /// first demanded; otherwise it connects now and resolves as soon as its sources do.
-    /// `readersStartLazyWork`: blocking readers start the lazy work they find above it on a
-    /// context instead of running it themselves (a timeout's, whose readers leave at the deadline).
+    /// No work of its own: `connect` registers the callbacks that resolve it. Its kind is decided
+    /// here alone: derived from a lazy source it is lazy and connects on first demand; otherwise
+    /// it connects now. `readersStartLazyWork`: see `DerivedLinks.readersStartLazyWork`.
     @inlinable
     convenience init(
         derivingFrom sources: [_FutureCore],
@@ -34,34 +31,26 @@ extension Future {
     @inlinable
     var _isLazyKind: Bool { StateWord(raw: _state.load(ordering: .acquiring)).kind.isLazy }
 
-    /// The failure of a resolved future, as `any Error`, if it failed: for combinators that keep
-    /// their state in concrete types (a lock box of a generic type is code the client cannot
-    /// specialize, which looks up that type's metadata each time).
+    /// A resolved future's failure as `any Error`, for combinators whose state is non-generic
+    /// (a generic lock box cannot be specialized in the client).
     @inlinable
     var _erasedFailure: (any Error)? {
         if case .failure(let error)? = _resolvedResult { return error }
         return nil
     }
 
-    /// Resolves this derived future with its sources' outcome; a cancelled source makes a future
-    /// whose `Failure` is `any Error` cancelled too.
+    /// Resolves this derived future; a cancelled source cancels it too when `Failure` is `any Error`.
     @inlinable
     @discardableResult
     func resolve(with result: Result<Value, Failure>, sourceCancelled: Bool = false) -> Bool {
         _complete(with: result, cancelling: sourceCancelled && _isAnyError(Failure.self), droppingLinks: true)
     }
 
-    /// Resolves this derived future, which no other thread can resolve, with its source's
-    /// outcome: `resolve(with:sourceCancelled:)` without the compare-and-swap that decides who
-    /// resolves (`beginCompletion`). The outcome goes into the empty slot, and one add publishes
-    /// it from `pending`, keeping the flags that readers and callbacks set meanwhile.
-    ///
-    /// Only for a child whose step resolves it once, and that nothing else can: the child of a
-    /// `map`, `recover`, `mapError`, or of a `flatMap` before it waits on an inner future (a
-    /// waiting child may be failed with ``FutureCycleError`` first), and whose `Failure` is not
-    /// `any Error`, the one type that `cancel()` can resolve. Any other child takes
-    /// `resolve(with:sourceCancelled:)`: its `Failure` is decided where the caller is
-    /// specialized, so the test costs nothing.
+    /// `resolve(with:sourceCancelled:)` without the deciding compare-and-swap, for a child only
+    /// its step resolves, once: a `map`, `recover`, `mapError`, or a `flatMap` before it waits on
+    /// an inner future (a waiting child may be failed with ``FutureCycleError`` first). One add
+    /// publishes from `pending`, keeping flags set meanwhile. `any Error` (which `cancel()` can
+    /// resolve) takes the full path; the test is specialized away (gated: map step).
     @inlinable
     func _resolveUncontended(with result: Result<Value, Failure>, sourceCancelled: Bool = false) {
         guard !_isAnyError(Failure.self) else {
@@ -78,8 +67,7 @@ extension Future {
             adding: StateWord.publishIncrement(from: .pending, succeeded: succeeded), droppingLinks: true)
     }
 
-    /// Resolves this derived future with `source`'s failure, if it failed: `zip`, `fold` and
-    /// `reduce` decide by a source's failure.
+    /// Resolves this derived future with `source`'s failure, if it failed.
     @inlinable
     func _resolveIfFailed<SourceValue>(_ source: Future<SourceValue, Failure>) {
         guard case .failure(let error) = source._result else { return }
@@ -96,25 +84,21 @@ extension Future {
         }
     }
 
-    /// Starts the future's work without running it on this thread (see `startWithoutBlocking`).
+    /// `startWithoutBlocking`, for inlinable code.
     @usableFromInline
     func _startWithoutBlocking() {
         startWithoutBlocking()
     }
 
-    /// Calls `body` with the result once the future resolves: at once on this thread if it
-    /// already has, otherwise on the thread that resolves it. Never starts work. Returns the
-    /// registration of a parked callback, as `_onResolution` does.
+    /// Calls `body` with the result once resolved, as `_onResolution` does.
     @inlinable
     @discardableResult
     func _whenResolved(_ body: @escaping @Sendable (Result<Value, Failure>) -> Void) -> CallbackRegistration? {
         _addResolutionCallback { future in body(Self._resolvedResult(of: future)) }
     }
 
-    /// Calls `body` with this future once it resolves, as `_whenResolved` does.
-    ///
-    /// - Returns: The registration of a callback parked until resolution, to take it back
-    ///   (`keep(_:)`, `removeResolutionCallback`); `nil` if it ran already.
+    /// Calls `body` with this future once resolved (`addResolutionCallback`); the registration,
+    /// or `nil` if it ran already.
     @inlinable
     @discardableResult
     func _onResolution(_ body: @escaping @Sendable (Future<Value, Failure>) -> Void) -> CallbackRegistration? {
@@ -124,21 +108,20 @@ extension Future {
     }
 }
 
-/// What a derived future made from a resolved source needs (see `Future._derive`).
+/// What a child of a resolved source needs (`Future._derive`).
 @usableFromInline
 enum DerivingAtOnce {
-    /// Nothing at once: the source's callback resolves the child, as for a pending source.
+    /// The source's callback resolves the child, as for a pending source.
     case never
-    /// No links: the transform resolves the child before it returns.
+    /// No links: the transform resolves the child before returning.
     case linkless
-    /// Empty links, which the transform may fill with the future it waits on (`wait(on:)`).
+    /// Empty links, which the transform may fill (`wait(on:)`).
     case linked
 }
 
 extension _FutureCore {
-    /// Whether a future derived from this one can be resolved when it is made: this one is
-    /// resolved, and not lazy (what is derived from a lazy future runs only when read, even if
-    /// its source already ran).
+    /// Whether a future derived from this one can be resolved when made: resolved and not lazy
+    /// (what derives from a lazy future runs only when read).
     @inlinable
     final var _isResolvedForDerivingAtOnce: Bool {
         let word = StateWord(raw: _state.load(ordering: .acquiring))
@@ -147,14 +130,12 @@ extension _FutureCore {
 }
 
 extension FutureLinks {
-    /// The links of a future derived from `source` alone, connected when it is made.
     @inlinable
     static func derived(from source: _FutureCore) -> FutureLinks {
         .holding(DerivedLinks(source: .passUnretained(source), switchesSources: true))
     }
 
-    /// The links of a derived future with no source yet: one resolved when it is made, whose
-    /// transform may make it wait on another future (`_wait(on:)`).
+    /// Links with no source yet, for a child resolved when made that may `_wait(on:)`.
     @inlinable
     static var emptySources: FutureLinks {
         .holding(DerivedLinks(upstreams: [], connect: nil))
@@ -171,8 +152,7 @@ extension _FutureCore {
         addResolutionCallback(consume callback)
     }
 
-    /// `addResolutionCallback(parked:)`, for inlinable code: a step parked where it can be taken
-    /// back (`_ZipPairStep`).
+    /// `addResolutionCallback(parked:)`, for inlinable code.
     @usableFromInline
     final func _addResolutionCallback(parked callback: consuming ParkedCallback) -> CallbackRegistration? {
         addResolutionCallback(parked: consume callback)

@@ -2,11 +2,9 @@ extension Future {
     /// Returns a future of this future's value combined with the value of each of `futures` in
     /// turn, by `combine`, which returns a future of the running result.
     ///
-    /// `combine` runs once per element of `futures`, in their order, each time with the running
-    /// result so far (this future's value, to begin with) and the next future's value, as soon
-    /// as both are there. The new future fails as soon as this future, any of `futures` or a
-    /// future made by `combine` fails, whichever fails first, even while earlier ones are still
-    /// pending; it is lazy if any of them is. This is SwiftNIO's `fold(_:with:)`.
+    /// `combine` runs once per element, in order, with the running result (this future's value
+    /// first) and the next value. The new future fails at the first failure of any source or of a
+    /// future from `combine`, even while earlier ones are pending; it is lazy if any source is.
     ///
     /// ```swift
     /// let report = header.fold(sections) { report, section in
@@ -30,8 +28,7 @@ extension Future {
         with combine: @escaping @Sendable (Value, Element) throws(Failure) -> Future<Value, Failure>
     ) -> Future<Value, Failure> {
         var running: Future<Value, Failure> = self
-        // The chain's futures, which hold `combine` until their sources resolve: cancelled with
-        // the new future, so that a cancel lets go of `combine` at once.
+        // Cancelled with the new future, so a cancel lets go of `combine` at once.
         var chain: [_FutureCore] = []
         for future in futures {
             running = zip(running, future, fileID: fileID, line: line)
@@ -65,8 +62,6 @@ extension Future {
     /// Returns a future of this future's value combined with the value of each of `futures` in
     /// turn; `combine` does not throw.
     ///
-    /// It works as the overload whose `combine` may throw does.
-    ///
     /// ```swift
     /// let total = Future(value: 0).fold(counts) { sum, count in Future(value: sum + count) }
     /// ```
@@ -89,10 +84,9 @@ extension Future {
     /// Returns a future of `initial` combined with the values of all `futures`, in their order,
     /// by `next`.
     ///
-    /// The new future fails as soon as any of `futures` fails, even while earlier ones are still
-    /// pending. Once all have succeeded, `next` runs once per value, in order, on the thread that
-    /// resolved the last of them. It is lazy if any of `futures` is. This is SwiftNIO's
-    /// `reduce(_:_:on:_:)`, and `Sequence.reduce(_:_:)` over futures.
+    /// The new future fails at the first failure, even while earlier ones are pending. Once all
+    /// succeed, `next` runs per value, in order, on the thread that resolved the last; lazy if any
+    /// source is. SwiftNIO's `reduce(_:_:on:_:)`.
     ///
     /// ```swift
     /// let total = Future.reduce(0, sizes) { $0 + $1 }      // sizes: [Future<Int, any Error>]
@@ -122,8 +116,6 @@ extension Future {
     /// Returns a future of `initial` combined with the values of all `futures`, in their order;
     /// `next` does not throw.
     ///
-    /// It works as the overload whose `next` may throw does.
-    ///
     /// ```swift
     /// let longest = Future.reduce("", names) { $0.count >= $1.count ? $0 : $1 }
     /// ```
@@ -150,9 +142,7 @@ extension Future {
     /// Returns a future of `initial` updated with the values of all `futures`, in their order,
     /// by `update`, which changes the running result in place.
     ///
-    /// It works as `reduce(_:_:_:)` does, without copying the running result: use it to build
-    /// a collection. This is
-    /// SwiftNIO's `reduce(into:_:on:_:)`.
+    /// As `reduce(_:_:_:)` without copying the running result: use it to build a collection.
     ///
     /// ```swift
     /// let index = Future.reduce(into: [String: Int](), pages) { index, page in
@@ -179,10 +169,8 @@ extension Future {
         guard !futures.isEmpty else {
             return Future(resolved: .success(initial), fileID: fileID, line: line)
         }
-        // Compiled for the caller's types (inlinable), each source's callback one closure on the
-        // source as the parking lot hands it over, as in `Future.all`; the values are read from
-        // the sources once all have arrived (`ArrivedSources`, which records only successes here:
-        // a failure decides at once).
+        // Values are read once all have arrived (`ArrivedSources` records successes only: a
+        // failure decides at once).
         return .init(derivingFrom: futures, fileID: fileID, line: line) { child in
             let arrived = ArrivedSources.make(count: futures.count, failuresDecide: false)
             // A failure decides early; the callbacks on the sources still pending go then (`keep`).
@@ -212,8 +200,6 @@ extension Future {
 
     /// Returns a future of `initial` updated with the values of all `futures`, in their order;
     /// `update` does not throw.
-    ///
-    /// It works as the overload whose `update` may throw does.
     ///
     /// ```swift
     /// let words = Future.reduce(into: Set<String>(), pages) { words, page in words.formUnion(page.words) }

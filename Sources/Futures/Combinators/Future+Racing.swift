@@ -4,11 +4,9 @@ extension Future {
     /// Returns a future of the first of `futures` to succeed; it fails only if every one fails,
     /// with the error of the last to fail.
     ///
-    /// Failures before the first success are ignored. The other futures go on: cancel them if
-    /// their work is no longer wanted. If any of `futures` is lazy, the new future is lazy, and a
-    /// blocking read runs lazy sources one by one until one succeeds. This is PromiseKit's
-    /// `race(fulfilled:)` and JavaScript's `Promise.any`; ``first(of:fileID:line:)`` takes the
-    /// first to resolve, succeeding or failing.
+    /// Earlier failures are ignored; the others go on (cancel them if unwanted). Lazy if any
+    /// source is; a blocking read runs lazy sources in turn until one succeeds. JavaScript's
+    /// `Promise.any`; ``first(of:fileID:line:)`` takes the first to resolve either way.
     ///
     /// ```swift
     /// let page = Future.firstSuccess(of: mirrors.map { mirror in BackgroundFuture { try fetch(from: mirror) } })
@@ -24,15 +22,13 @@ extension Future {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) -> Future<Value, Failure> {
-        // Inlinable, so that each source's callback is compiled for the caller's types, as
-        // `first(of:)`'s.
+        // Inlinable so each callback is specialized, as `first(of:)`'s.
         guard !futures.isEmpty else { _firstSuccessOfNoFutures(fileID: fileID, line: line) }
         let count = futures.count
         return .init(derivingFrom: futures, fileID: fileID, line: line) { child in
             let failures = _FailureCount()
-            // The first success decides; the other sources' callbacks go then (`keep`).
+            // The first success decides; the others' callbacks go then (`keep`).
             for future in futures {
-                // One closure per source, as in `_allConnected`.
                 child.keep(
                     future._addResolutionCallback { source in
                         let future = unsafeDowncast(source, to: Future<Value, Failure>.self)
@@ -57,8 +53,7 @@ extension Future {
     }
 }
 
-/// How many sources of a `firstSuccess(of:)` have failed: the one that counts the last failure
-/// resolves the child with its error.
+/// Failures counted for `firstSuccess(of:)`: the last one resolves the child with its error.
 @usableFromInline
 final class _FailureCount: Sendable {
     @usableFromInline let count = Atomic<Int>(0)
@@ -66,7 +61,6 @@ final class _FailureCount: Sendable {
     @inlinable
     init() {}
 
-    /// Counts one more failure; returns how many there are now.
     @inlinable
     func addOne() -> Int {
         count.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue

@@ -2,14 +2,11 @@ extension Future {
     /// Returns a future that replaces this future's error with the future that `transform`
     /// makes from it.
     ///
-    /// Use it to fall back on another asynchronous source: a mirror, a cache, a second try.
-    /// On success the value passes through and `transform` never runs. `transform` runs on the
-    /// thread that resolves this future; the new future then resolves as the one it returns
-    /// does, and keeps this future's kind. Cancellation is an error like any other here:
-    /// `transform` sees `CancellationError` and may replace it.
+    /// Falls back on another asynchronous source (a mirror, a cache). On success `transform` never
+    /// runs; otherwise it runs on the resolving thread and the new future resolves as the one it
+    /// returns, keeping this future's kind. `transform` sees a cancellation as `CancellationError`.
     ///
-    /// This is SwiftNIO's `flatMapError` and BrightFutures' `recoverWith`; ``recover(fileID:line:_:)-7j3ho``
-    /// replaces the error with a value instead.
+    /// SwiftNIO's `flatMapError`; ``recover(fileID:line:_:)-7j3ho`` gives a value instead.
     ///
     /// ```swift
     /// let page = primary.flatMapError { _ in BackgroundFuture { try fetch(from: mirror) } }
@@ -49,8 +46,7 @@ extension Future {
     /// Returns a future that replaces this future's error with the future that `transform`
     /// makes from it; `transform` does not throw.
     ///
-    /// The new future's error type is the fallback's: a fallback that cannot fail gives a future
-    /// that cannot fail. It works as the overload whose `transform` may throw does.
+    /// The new future's error type is the fallback's: one that cannot fail gives one that cannot.
     ///
     /// ```swift
     /// let avatar = download.flatMapError { _ in cache.avatarFuture(for: user) }

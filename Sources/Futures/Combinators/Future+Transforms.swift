@@ -1,12 +1,7 @@
-// The combinators' main overloads. Each transform has two: one for a closure that does not
-// throw and one for a closure that throws the future's own `Failure`. The non-throwing one is
-// needed because Swift 6.3 infers `Never` as the thrown type of a closure that does not throw
-// and binds it to `Failure` when the source's type is still being inferred, so that
-// `BackgroundFuture { () throws(E) -> Int in 5 }.map { $0 + 1 }` would fail. The throwing one
-// is `@_disfavoredOverload` because Swift does not rank a non-throwing function parameter above
-// a throwing one: without it, every non-throwing closure would be ambiguous.
-// The overloads that widen or reject mixed error types are in Future+CombinatorErrorTypes.swift,
-// with the whole rule.
+// The main overloads: one per transform for a non-throwing closure (Swift 6.3 would otherwise
+// bind an inferred `Never` to `Failure`: `BackgroundFuture { () throws(E) -> Int in 5 }.map
+// { $0 + 1 }` fails) and one, `@_disfavoredOverload` to avoid ambiguity, for `throws(Failure)`.
+// Mixed error types: Future+CombinatorErrorTypes.swift.
 
 extension Future {
     /// Returns a future holding `transform` applied to this future's value.
@@ -105,8 +100,6 @@ extension Future {
     /// Returns a future of the future that cannot fail that `transform` makes from this
     /// future's value.
     ///
-    /// The child fails only with this future's error.
-    ///
     /// ```swift
     /// let words = download.flatMap { data in LazyFuture { countWords(in: data) } }   // Future<Int, LoadError>
     /// ```
@@ -147,8 +140,7 @@ extension Future {
         {
             return child
         }
-        // A step, as `map`'s, of its own class (`MapErrorStep`): through `_derive`, the callback
-        // was a closure with a context of its own, one allocation more per step.
+        // Its own step class (`MapErrorStep`): through `_derive` it cost one allocation more.
         typealias Step = MapErrorStep<Value, Failure, NewFailure>
         let step = Unmanaged.passRetained(
             Step(source: .passUnretained(self), transform: transform) { step, parent in
@@ -158,8 +150,7 @@ extension Future {
         return _attachStep(step, fileID: fileID, line: line)
     }
 
-    /// Resolves `child`, a `mapError` of `parent`, which has resolved, with its value or with
-    /// `transform` applied to its error.
+    /// Resolves `child`, a `mapError` of the resolved `parent`.
     @inlinable @inline(__always)
     static func _resolve<NewFailure>(
         _ child: Future<Value, NewFailure>,
@@ -209,8 +200,7 @@ extension Future {
         return _attachStep(step, fileID: fileID, line: line)
     }
 
-    /// Resolves `child`, a `recover` of `parent`, which has resolved: with its value, or with what
-    /// `transform` makes of its error (a cancellation included), or the error `transform` throws.
+    /// Resolves `child`, a `recover` of the resolved `parent` (a cancellation is recovered too).
     @inlinable @inline(__always)
     static func _resolve<NewFailure>(
         _ child: Future<Value, NewFailure>,

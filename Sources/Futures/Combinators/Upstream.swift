@@ -1,21 +1,12 @@
-/// A derived future's link to one source.
+/// A derived future's link to one source: strong or weak by the source's kind.
 ///
-/// Why not always a strong reference: a source keeps the futures derived from it alive through
-/// the callbacks it holds for them (it must: a `map` with an `onSuccess` and no other reference
-/// still has to run when its source resolves), and a derived future that also held its source
-/// strongly made a cycle through the parking lot. A promise and a `map` of it, both dropped while
-/// pending, were never freed, nor a chain of maps on it. So a derived future holds strongly only
-/// the sources that nothing else keeps until they can resolve: lazy futures, and futures derived
-/// from them, whose work runs only when a reader asks. The others are held by whatever will
-/// resolve them while they still can (a promise by its holder, a background or pinned future by
-/// its context's queue until its work runs, an eager derived future by its own sources'
-/// callbacks); a weak link to them (`WatchedSource`) is enough for the readers that walk up to
-/// their work, and once nothing can resolve them, nothing keeps them or what waits for them.
-///
-/// A background future on a pool of Futures' own is held strongly too
-/// (`isHeldStronglyByDerivedFutures`): it always resolves (the pool runs every job it queued,
-/// and a cancel resolves it at once), and its resolution hands over the callback that closed the
-/// cycle. Not on a context made from a closure, which may never run the work.
+/// A source keeps its derived futures alive through their callbacks (a `map` with only an
+/// `onSuccess` must still run), so a strong link back made a cycle: a dropped pending promise and
+/// its `map` were never freed. So only sources nothing else keeps until they can resolve are held
+/// strongly: lazy futures and what derives from them, and background futures on Futures' own
+/// pools, which always resolve and hand over the cycle-closing callback
+/// (`isHeldStronglyByDerivedFutures`). The rest are watched (`WatchedSource`): whatever will
+/// resolve them holds them, and once nothing can, nothing keeps them or what waits on them.
 struct Upstream {
     private enum Link {
         case owned(_FutureCore)
@@ -26,15 +17,14 @@ struct Upstream {
 
     private var link: Link?
 
-    /// A link to `future`: strong or weak as its kind needs (see above).
+    /// A link to `future`, strong or weak by its kind.
     init(_ future: _FutureCore) {
         link = future.isHeldStronglyByDerivedFutures ? .owned(future) : .watched(WatchedSource(future))
     }
 
-    /// A link to `future` if a reader may find work above it, and an unlinked place otherwise (a
-    /// promise's future, a pinned one, a derived future that leads to no work): a walk up the
-    /// links has nothing to do there, and a weak reference would cost every such source a side
-    /// table. The place still counts as a source (`DerivedLinks.soleUpstream`).
+    /// A link if a reader may find work above `future`, else an unlinked place (promise, pinned,
+    /// derived leading to no work), sparing a weak reference's side table. Still counts as a
+    /// source (`DerivedLinks.soleUpstream`).
     init(ifLeadingToWork future: _FutureCore) {
         let leadsToWork =
             switch future._kind {
@@ -49,23 +39,21 @@ struct Upstream {
         }
     }
 
-    /// An unlinked place (see `init(ifLeadingToWork:)`).
     private init(unlinked: Void) {
         link = .unlinked
     }
 
-    /// A link that holds `future` strongly, whatever its kind: one that a link held so already,
-    /// moved into another (`_ZipPairStep.takePaired(more:detachments:)`).
+    /// A strong link whatever the kind (moved from one already strong: `takePaired`).
     init(holding future: _FutureCore) {
         link = .owned(future)
     }
 
-    /// An empty link: a free slot of `DerivedLinks.replaceSource(inSlot:with:)`.
+    /// An empty link: a free slot (`replaceSource(inSlot:with:)`).
     init() {
         link = nil
     }
 
-    /// The source, unless it was freed (then nothing can resolve it any more).
+    /// The source, unless freed.
     var future: _FutureCore? {
         switch link {
         case .owned(let future)?: future
@@ -74,13 +62,7 @@ struct Upstream {
         }
     }
 
-    /// The source if this link holds it strongly.
-    var owner: _FutureCore? {
-        if case .owned(let future)? = link { return future }
-        return nil
-    }
-
-    /// Whether this link holds its source, strongly or weakly.
+    /// Whether the source is held, strongly or weakly.
     var isLinked: Bool {
         switch link {
         case .owned?, .watched?: true
@@ -88,14 +70,12 @@ struct Upstream {
         }
     }
 
-    /// Whether this link holds its source strongly.
     var isOwned: Bool {
         if case .owned? = link { return true }
         return false
     }
 
-    /// Empties the link; returns the source it held strongly, moved out, if any (a watched link
-    /// is dropped here: that frees no future).
+    /// Empties the link; returns the strongly held source, if any (a watched one frees nothing).
     mutating func take() -> _FutureCore? {
         switch link.take() {
         case .owned(let future)?: future
@@ -108,12 +88,11 @@ struct Upstream {
 enum Detachment {
     /// A callback it parked on a source.
     case callback(CallbackRegistration)
-    /// The timer of a timeout, which holds the future until it fires.
+    /// A timeout's timer, which holds the future until it fires.
     case timer(DelayedWork.Timer)
-    /// What to do once the future is decided (a fold cancels the chain it made).
+    /// Run once decided (a fold cancels its chain).
     case action(@Sendable () -> Void)
 
-    /// Takes the callback back from its source, or cancels the timer.
     func detach() {
         switch self {
         case .callback(let registration): _FutureCore.removeResolutionCallback(registration)

@@ -1,12 +1,7 @@
-/// A weak reference to an object, in a box of its own: the derived future's link to a source that
-/// something else keeps until it can resolve (`Upstream`), and the bounded `Future.all`'s
-/// callback on its own future, which must not keep its run alive.
-///
-/// A class, not a struct with a `weak` field: a value holding a weak reference is copied and
-/// moved through the runtime, and `Upstream` would lose its one-word, bitwise-movable layout that
-/// every link of a chain moves, weak or not.
+/// A weak reference in a box of its own: a derived future's link to a source kept by something
+/// else (`Upstream`), and the bounded `all`'s callback on its future. A class, so `Upstream`
+/// keeps its one-word, bitwise-movable layout (a `weak` field goes through the runtime).
 final class WatchedReference<Object: AnyObject & Sendable>: Sendable {
-    /// The object, unless it was freed.
     weak let object: Object?
 
     init(_ object: Object) {
@@ -18,6 +13,6 @@ final class WatchedReference<Object: AnyObject & Sendable>: Sendable {
 typealias WatchedSource = WatchedReference<_FutureCore>
 
 extension WatchedReference<_FutureCore> {
-    /// The source, retained, unless it was freed (then nothing can resolve it any more).
+    /// The source, retained, unless freed.
     var future: _FutureCore? { object }
 }

@@ -1,17 +1,12 @@
-// Callbacks, on an execution context or on the main actor. `.main` names the main actor when it
-// is the context of a callback: the callback is then a `@MainActor` closure, which can touch
-// main-actor state. The overloads that take an `ExecutionContext` are `@_disfavoredOverload` so
-// that `.main`, which both `ExecutionContext` and `MainActorContext` have, picks the main actor;
-// every other context (`.immediate`, `.global()`, `.queue(q)`, your own) has only them.
+// `.main` as a callback's context names the main actor (a `@MainActor` closure): the
+// `ExecutionContext` overloads are `@_disfavoredOverload` so that `.main` picks it.
 
 extension Future {
     /// Calls `callback` with the result once the future resolves, on `context`.
     ///
-    /// The callback runs exactly once, whether it is added before or after resolution, and
-    /// from any thread. With the default `.immediate` context it runs on the thread that
-    /// resolves the future, or at once on the caller's thread if it already has (unless that
-    /// thread is running callbacks itself: then it runs after the callbacks the thread has still
-    /// to run). Adding a callback never starts a lazy future's work.
+    /// The callback runs exactly once, added before or after resolution, from any thread. On
+    /// `.immediate` (the default) it runs on the resolving thread, or at once if resolved (after
+    /// the callbacks this thread is still running, if any). It never starts a lazy future's work.
     ///
     /// ```swift
     /// download.onComplete(on: .queue(logQueue)) { result in
@@ -88,9 +83,7 @@ extension Future {
 
     /// Calls `callback` with the result once the future resolves, on the main actor.
     ///
-    /// `callback` is a `@MainActor` closure: it may read and change main-actor state. It runs
-    /// exactly once, as a job on the main dispatch queue, whether it is added before or after
-    /// resolution, and from any thread.
+    /// `callback` may touch main-actor state. It runs once, as a job on the main queue.
     ///
     /// ```swift
     /// download.onComplete(on: .main) { result in
@@ -118,8 +111,6 @@ extension Future {
 
     /// Calls `callback` with the value if the future succeeds, on the main actor.
     ///
-    /// `callback` is a `@MainActor` closure: it may read and change main-actor state.
-    ///
     /// ```swift
     /// thumbnail.onSuccess(on: .main) { imageView.image = $0 }
     /// ```
@@ -140,8 +131,6 @@ extension Future {
 
     /// Calls `callback` with the error if the future fails, on the main actor.
     ///
-    /// `callback` is a `@MainActor` closure: it may read and change main-actor state.
-    ///
     /// ```swift
     /// upload.onFailure(on: .main) { statusLabel.text = "upload failed: \($0)" }
     /// ```
@@ -161,14 +150,9 @@ extension Future {
     }
 }
 
-// Callbacks on the thread that resolves the future: what `on: .immediate`, the default, does.
-//
-// Overloads without a context, so that the most common call (`future.onSuccess { … }`) passes
-// none: a default argument is a copy of `ExecutionContext.immediate`, whose scheduler, one object
-// for the whole process, was retained and released by every call, on every thread. Each registers
-// one closure, which reads the result and calls `callback`, not a closure of the result wrapped
-// in a closure of the future: two contexts to allocate, the inner one holding the context.
-// The versions with a context, and those on the main actor, register one closure the same way.
+// Context-free overloads for the common call: a defaulted `ExecutionContext.immediate` argument
+// retained and released the process-wide scheduler on every call (gated: callback on a pending promise). Each
+// registers one closure that reads the result, not a closure wrapped in another.
 extension Future {
     /// Calls `callback` with the result once the future resolves, on the thread that resolves it:
     /// ``onComplete(on:_:)-(ExecutionContext,_)`` on ``ExecutionContext/immediate``, the default.
@@ -219,8 +203,7 @@ extension Future {
         return self
     }
 
-    /// The result of `future`, one of these futures, which has resolved: what a callback that the
-    /// future handed over reads.
+    /// The result of `future`, resolved and of this type, as a handed-over callback reads it.
     @inlinable @inline(__always)
     static func _resolvedResult(of future: _FutureCore) -> Result<Value, Failure> {
         unsafeDowncast(future, to: Future<Value, Failure>.self)._result
@@ -228,8 +211,7 @@ extension Future {
 }
 
 extension ExecutionContext {
-    /// Whether this is ``immediate``, whose callbacks run as they are handed over: the callback
-    /// is called at once, without a closure made to hand it over.
+    /// Whether this is ``immediate``: the callback is called at once, with no closure to hand over.
     @usableFromInline
     var _runsAtOnce: Bool { scheduler === ExecutionContext.immediate.scheduler }
 }

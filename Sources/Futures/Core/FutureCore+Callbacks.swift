@@ -1,13 +1,10 @@
 extension _FutureCore {
-    /// Calls `callback` with this future once it resolves: at once on this thread if it already
-    /// has (queued behind the callbacks this thread is running, if any), otherwise on the thread
-    /// that resolves it. Never starts work.
+    /// Calls `callback` with this future once it resolves: at once if it has (queued behind this
+    /// thread's running callbacks), else on the resolving thread. Never starts work. The callback
+    /// does not capture the future, so a pending future with callbacks can still be freed.
     ///
-    /// The registered callback does not capture the future: the parking lot hands it over at
-    /// resolution, so a pending future with callbacks can still be freed.
-    ///
-    /// - Returns: The registration of a callback parked until resolution, with which a reader
-    ///   that stops waiting takes it back (`removeResolutionCallback`); `nil` if it ran already.
+    /// - Returns: The registration, to take the callback back (`removeResolutionCallback`);
+    ///   `nil` if it ran already.
     @discardableResult
     final func addResolutionCallback(_ callback: consuming @escaping @Sendable (_FutureCore) -> Void)
         -> CallbackRegistration?
@@ -22,9 +19,8 @@ extension _FutureCore {
             return nil
         }
         let key = ObjectIdentifier(self)
-        // The stripe borrowed (`withStripe`), not held in a variable: that was a retain and a
-        // release of it per registration. The callback moves in through an optional, which the
-        // closure can empty where a consuming parameter cannot be consumed.
+        // The stripe borrowed, not held (gated: map step); the callback moves in through an
+        // optional the closure can empty.
         var unparked: ParkedCallback? = consume callback
         let token = ParkingLot.withStripe(forKey: key) { stripe -> UInt64? in
             stripe.lock()
@@ -41,8 +37,7 @@ extension _FutureCore {
         return CallbackRegistration(key: key, token: token)
     }
 
-    /// Appends `callback` to this future's callbacks in `stripe`'s table, whose lock the caller
-    /// holds, and returns its token.
+    /// Appends `callback` to the table under `stripe`'s lock, held by the caller; its token.
     private func parkInTable(_ callback: consuming ParkedCallback, stripe: ParkingLot.Stripe, key: ObjectIdentifier)
         -> UInt64
     {
@@ -53,19 +48,12 @@ extension _FutureCore {
         return token
     }
 
-    /// Calls `callback` with this future once it resolves, as `addResolutionCallback` does, for a
-    /// callback that is never taken back: a derived future's connection to this source, an
-    /// `onSuccess`.
-    ///
-    /// The first such callback of a derived future that is not lazy is kept in its links
-    /// (`DerivedLinks.heldCallback`), under the same stripe lock, instead of the parking lot's
-    /// table: a chain of derived futures then costs no table entry per link, no hashing, and no
-    /// table that grows with the chain. Only while the future has no callback yet, so that the
-    /// held one is always the first registered, and runs first (Promises/A+ 2.2.6).
-    ///
-    /// Why not for a lazy future: what derives from it holds it strongly, so its links holding
-    /// that child's callback would make a cycle that nothing breaks if the lazy future is never
-    /// read. A child of a future that is not lazy holds it weakly (`Upstream`, `WatchedSource`).
+    /// As `addResolutionCallback`, for a callback never taken back (a derived future's
+    /// connection, an `onSuccess`). A non-lazy derived future's first such callback is kept in its
+    /// links (`DerivedLinks.heldCallback`) under the same lock, so a chain costs no table entry per
+    /// link; only while it has no callback yet, so the held one runs first (Promises/A+ 2.2.6).
+    /// Not for a lazy future: its children hold it strongly, so holding a child's callback would
+    /// make a cycle nothing breaks if it is never read.
     final func addResolutionCallbackForGood(_ callback: consuming @escaping @Sendable (_FutureCore) -> Void) {
         addResolutionCallbackForGood(parked: .closure(consume callback))
     }
@@ -78,7 +66,6 @@ extension _FutureCore {
             return
         }
         let key = ObjectIdentifier(self)
-        // Moved, not copied, into its place: `unparked` is empty once it is parked.
         var unparked: ParkedCallback? = consume callback
         ParkingLot.withStripe(forKey: key) { stripe in
             stripe.lock()
@@ -100,20 +87,12 @@ extension _FutureCore {
         }
     }
 
-    /// Takes back a callback parked by `addResolutionCallback`, if its future has not handed it
-    /// over yet, and releases it and all it captured.
-    ///
-    /// Why: a callback holds what it will resolve or resume (a derived future, a task's
-    /// continuation), and the parking lot holds the callback until its future resolves or is
-    /// freed. A reader that stops waiting (a cancelled `get()`), or a race already decided (a
-    /// `first(of:)` won by another source, a timeout that fired), would otherwise leave its
-    /// callback, and all it holds, on a future that may stay pending for hours; a lazy source
-    /// that nobody runs any more stays pending for ever, and when the callback held that source
-    /// (as a `zip` of it did), the source was never freed. It needs only the registration, not
-    /// the future: tokens are unique within a stripe, so a future freed meanwhile, whose
-    /// address another future took, never loses a callback of its own.
+    /// Takes back a callback not yet handed over, and releases it and its captures. Without this
+    /// a stopped reader (a cancelled `get()`) or a decided race (`first(of:)`, a timeout) leaves
+    /// its callback on a future that may stay pending for ever, and a callback holding a lazy
+    /// source (a `zip`'s) kept it from being freed. Needs only the registration: tokens are unique
+    /// within a stripe, so a future at a reused address never loses its own callback.
     static func removeResolutionCallback(_ registration: CallbackRegistration) {
-        // The stripe borrowed, as in `addResolutionCallback(parked:)`.
         let removed = ParkingLot.withStripe(forKey: registration.key) { stripe in
             stripe.withLock { () -> ParkedEntry? in
                 guard let parked = stripe.callbacks[registration.key] else { return nil }
@@ -122,14 +101,12 @@ extension _FutureCore {
                 return entry
             }
         }
-        // Released here, outside the lock: its captures may run deinits. A step lets go of its
-        // child and transform, which its child's links (the step itself) would keep otherwise.
+        // Released outside the lock; a step lets go of its child and transform.
         guard let removed else { return }
         ReleaseTrampoline.release { list in removed.callback.abandon(into: &list) }
     }
 
-    /// Wakes parked readers and hands over the callbacks registered before resolution, in
-    /// registration order, outside the lock.
+    /// Wakes parked readers and hands over the callbacks, in registration order, outside the lock.
     @usableFromInline
     final func _announceResolution(previous word: StateWord) {
         var held: ParkedCallback?
@@ -142,9 +119,8 @@ extension _FutureCore {
         deliver(held: held.take(), callbacks: callbacks.take())
     }
 
-    /// `_announceResolution(previous:)` for a derived future, whose links also let go of its
-    /// sources and detachments under the same lock (what `dropUpstreams` does under one of its
-    /// own); they are released and undone once the callbacks are handed over.
+    /// `_announceResolution(previous:)` for a derived future, whose links let go of sources and
+    /// detachments under the same lock, released and undone after the hand-over.
     @usableFromInline
     final func _announceResolutionDroppingLinks(previous word: StateWord) {
         guard let links = _links.sources else {
@@ -164,8 +140,7 @@ extension _FutureCore {
         releaseTaken(&taken)
     }
 
-    /// Under `stripe`'s lock: takes this resolved future's callbacks out (the one its links hold,
-    /// and those in the table) and wakes its parked readers.
+    /// Under `stripe`'s lock: takes the callbacks out (held and table) and wakes readers.
     @inline(__always)
     private func takeCallbacksAndWake(
         stripe: ParkingLot.Stripe, word: StateWord, held: inout ParkedCallback?, callbacks: inout ParkedCallbacks?
@@ -181,14 +156,11 @@ extension _FutureCore {
         if word.hasWaiters { stripe.broadcast() }
     }
 
-    /// Hands over the callbacks `takeCallbacksAndWake` took, in registration order.
     @inline(__always)
     private func deliver(held: consuming ParkedCallback?, callbacks: consuming ParkedCallbacks?) {
-        // The callers pass what they took (`take()`), and each value is consumed where it is
-        // bound: it moves on to the trampoline, which queues it, instead of being copied (a
-        // retain now and a release later, per callback). The `consume`s are written out: without
-        // them the optimizer copies the held callback into its entry and destroys the original
-        // after the delivery, on each step of a pending `map` or `flatMap` chain.
+        // Each value is consumed where bound, moving on to the trampoline; the `consume`s are
+        // needed, or the optimizer copies the held callback and destroys the original later
+        // (gated: map step).
         if let held = consume held {
             let first = ParkedEntry(token: 0, callback: consume held)
             switch consume callbacks {
@@ -201,8 +173,7 @@ extension _FutureCore {
         }
     }
 
-    /// How many callbacks wait in the parking lot for this future: what it keeps for its readers
-    /// while it is pending. For tests.
+    /// How many callbacks wait for this future (held and in the table). For tests.
     final var _parkedCallbackCount: Int {
         let stripe = ParkingLot.stripe(for: self)
         return stripe.withLock {
@@ -214,13 +185,12 @@ extension _FutureCore {
 
     /// Drops the callbacks of a future that is freed before it resolves.
     final func _discardParkedCallbacks() {
-        // No lock to look at the links: this runs in the deinit, when no other thread can reach them.
+        // No lock: this runs in the deinit.
         if _withLinksBorrowed({ $0.hasTableCallbacks }) == false { return }
         let stripe = ParkingLot.stripe(for: self)
         var dropped = stripe.withLock { stripe.callbacks.removeValue(forKey: ObjectIdentifier(self)) }
-        // Released outside the lock (their captures may run deinits) and through the release
-        // trampoline: a callback may hold the next link of a pending chain, whose deinit drops
-        // its own callbacks, and so on 100,000 links down.
+        // Outside the lock, through the trampoline: a callback may hold the next link of a long
+        // pending chain, whose deinit drops its own callbacks in turn.
         guard dropped != nil else { return }
         ReleaseTrampoline.release { list in
             dropped?.abandon(into: &list)

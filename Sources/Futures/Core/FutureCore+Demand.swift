@@ -7,24 +7,17 @@ enum DemandOutcome: Equatable {
 }
 
 extension _FutureCore {
-    /// What a blocking reader does about this future: the step `ReadStep` decides from the
-    /// state word (run the work itself, follow a derived future's links to its sources, or wait),
-    /// carried out.
+    /// What a blocking reader does about this future, as `ReadStep` decides from the state word:
+    /// - lazy: the reader runs the work on its thread;
+    /// - background: the reader runs queued work when its context allows (`ContextScheduler`:
+    ///   always from inside future work, so nested waits never starve; at top level when runners
+    ///   stay within the cores) or when it outranks the context's threads (`PriorityBoost`); else
+    ///   it parks and looks again after `recheckInterval`;
+    /// - pinned or promise: the reader waits;
+    /// - derived: the reader walks up to the work and demands it, connecting lazy links.
     ///
-    /// - A lazy future's work is run by the reader, on its thread.
-    /// - A background future's queued work is run by the reader when its context's rule allows
-    ///   it (`ContextScheduler`: always from inside future work, so that nested waits never
-    ///   starve; at top level when that keeps the runners within the cores), or when the reader's
-    ///   QoS outranks the context's threads (`PriorityBoost`); otherwise the reader parks and
-    ///   looks again after `ContextScheduler.recheckInterval`.
-    /// - A pinned future's work runs only on its context, and a promise has no work: the reader
-    ///   waits.
-    /// - A derived future has no work: the reader walks up to the futures with work and demands
-    ///   each of them, connecting lazy derived futures on the way.
-    ///
-    /// `waited` is how long the reader has already waited for this future. `wakeUp`, from a
-    /// reader of a derived future that parked before, is left in the derived futures the walk
-    /// passes, so that a change of their sources wakes the reader (`ParkedReaderWakeUp`).
+    /// `waited`: how long the reader has waited. `wakeUp` is left in the derived futures walked
+    /// (`ParkedReaderWakeUp`).
     final func demand(firstLook: Bool, waited: Duration, wakeUp: ParkedReaderWakeUp? = nil) -> DemandOutcome {
         let word = _word
         switch ReadStep(word) {
@@ -65,12 +58,9 @@ extension _FutureCore {
         }
     }
 
-    /// Starts the future's work without running it on this thread, for readers that must not
-    /// block: `get()` and `result(timeout:)`.
-    ///
-    /// Lazy work is queued on the global context, where it runs unless a blocking reader claims
-    /// it first; a derived future starts its sources so. Background, pinned and promise futures
-    /// need nothing.
+    /// Starts the work without running it on this thread (`get()`, `result(timeout:)`): lazy work
+    /// is queued on the global context unless a blocking reader claims it first; a derived future
+    /// starts its sources so; the other kinds need nothing.
     final func startWithoutBlocking() {
         switch ReadStep(_word) {
         case .claimAndRun:
@@ -86,10 +76,8 @@ extension _FutureCore {
         }
     }
 
-    /// Traps if this thread is running this future's work: waiting for it would never end.
-    ///
-    /// When other futures' work runs on this thread inside this one's (its work read them, and
-    /// this thread ran them), the message goes on to name that cycle, future by future.
+    /// Traps if this thread is running this future's work (the wait would never end), naming the
+    /// cycle of futures whose work runs nested on this thread.
     final func trapIfRecursive(_ word: StateWord) {
         guard word.phase == .running, CurrentWork.contains(self) else { return }
         var message =

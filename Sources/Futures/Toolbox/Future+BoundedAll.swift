@@ -2,19 +2,15 @@ extension Future {
     /// Returns a future of the values of the futures that `makeFuture` makes from `items`, in
     /// their order, with at most `maxConcurrent` of those futures made and unresolved at once.
     ///
-    /// `makeFuture` is called for the first item at once, and for each next item only when a
-    /// slot is free: when one of the futures in flight resolves. So a background future's work
-    /// starts only when there is room for it, and a lazy future made by `makeFuture` is started
-    /// on the global context as soon as it is made. Use it for a thousand downloads of which
-    /// four may run at a time.
+    /// `makeFuture` runs for the first item at once and for each next one when a future in flight
+    /// resolves, so work starts only when there is room; a lazy future it makes is started on the
+    /// global context. Use it for a thousand downloads of which four may run at a time.
     ///
-    /// The new future fails with the failure of the first item by position that fails, once
-    /// every item before it has succeeded; after any failure no new future is made (the ones in
-    /// flight go on). An item's future that is cancelled is such a failure: the new future is then
-    /// cancelled too, and the other futures in flight still go on, as they do under ``all(_:fileID:line:)``.
-    /// If the first item's future is lazy, the new future is lazy: nothing more is made, and
-    /// nothing runs, until it is read. Cancelling the new future itself (when `Failure` is
-    /// `any Error`) cancels the futures in flight and makes no more.
+    /// The new future fails with the first failure by position, once every item before it has
+    /// succeeded; after any failure nothing new is made (those in flight go on). A cancelled
+    /// item's future cancels the new future, as under ``all(_:fileID:line:)``. If the first
+    /// item's future is lazy, the new future is lazy. Cancelling the new future (`any Error`)
+    /// cancels the futures in flight and makes no more.
     ///
     /// ```swift
     /// let pages = Future.all(urls, maxConcurrent: 4) { url in BackgroundFuture { try download(url) } }
@@ -42,10 +38,8 @@ extension Future {
             return Future<[Value], Failure>(resolved: .success([]), fileID: fileID, line: line)
         }
         let first = makeFuture(firstItem)
-        // Inlinable, so that these closures are compiled for the client's types: the run itself is
-        // not generic, and no step of it looks up a generic type's metadata at run time (in generic
-        // code that is not specialized, each type it names costs a hashed cache search, and a
-        // trivial job cost about 24 of them).
+        // Inlinable so these closures are specialized for the client; the run itself is not
+        // generic, so no job looks up metadata at run time: no hashed cache search per job.
         let run = BoundedAllRun(
             count: items.count, maxConcurrent: maxConcurrent, first: first,
             make: { index in makeFuture(items[index]) },
@@ -68,15 +62,14 @@ extension Future {
     }
 }
 
-/// One run of the bounded `Future.all`: the items' futures, made as slots free up, and the future
-/// they resolve.
+/// One run of the bounded `Future.all`: the items' futures, made as slots free up.
 @usableFromInline
 final class BoundedAllRun: @unchecked Sendable {
-    // @unchecked: `state` is a lock box; `child` is written once, in `start(resolving:)`, before
-    // anything that reads it can run (every read follows a future made by `pump`, or the child's
-    // resolution, both of which `start` begins after the write).
+    // @unchecked: `state` is a lock box; `child` is written once in `start(resolving:)` before
+    // anything that reads it can run (every read follows a future `pump` made, or the child's
+    // resolution, both begun after the write).
 
-    /// The steps of a run that need the client's types, made where they are known.
+    /// The steps that need the client's types.
     @usableFromInline
     struct TypedSteps: Sendable {
         /// The failure of an item's resolved future, if it failed.
@@ -105,8 +98,7 @@ final class BoundedAllRun: @unchecked Sendable {
     private let count: Int
     private let typed: TypedSteps
     private let state: LockedBox<BoundedAllState>
-    /// The new future, retained by hand in `start(resolving:)` and released in `deinit`: set once,
-    /// before anything reads it, and read on every job without a retain of its own.
+    /// Retained by hand in `start(resolving:)`, released in `deinit`; read without a retain.
     private var child: Unmanaged<_FutureCore>?
 
     deinit { child?.release() }
@@ -137,18 +129,14 @@ final class BoundedAllRun: @unchecked Sendable {
     func start(resolving child: _FutureCore) {
         assert(self.child == nil, "a bounded all's run started twice")
         self.child = .passRetained(child)
-        // Weak: the callback is parked on `child`, which the run holds, and a strong capture
-        // kept both for ever once every future in flight was freed unresolved (their promises
-        // dropped). The futures in flight hold the run through their callbacks while they can
-        // resolve; without them, there is nothing for this callback to do.
+        // Weak: a strong capture on `child`, which the run holds, kept both for ever once the
+        // futures in flight were freed unresolved; while they can resolve, they hold the run.
         let watched = WatchedReference(self)
         child.addResolutionCallback { child in
             guard let run = watched.object else { return }
-            // `_isCancelled` alone does not say who cancelled: an item that fails by cancellation
-            // resolves the new future cancelled too (`sourceCancelled`), and then the futures in
-            // flight are not ours to cancel (a shared future, another owner's promise) and go on,
-            // as after any failure. `decided` says the run handed its outcome out first; then
-            // `finished` knows whether its hand-out or a cancel won, and finishes the run.
+            // `_isCancelled` does not say who cancelled: a cancelled item resolves the new future
+            // cancelled too, and then the futures in flight are not ours to cancel. `decided`
+            // says the run handed out its outcome first; then `finished` settles the race.
             let cancelled = child._isCancelled
             let ownerCancelled = run.state.withLock { state -> Bool? in
                 state.stopped = true
@@ -174,15 +162,10 @@ final class BoundedAllRun: @unchecked Sendable {
         if let claim { pump(from: claim) }
     }
 
-    /// Makes the future of `claim`'s item, then of each next item while there are free slots and
-    /// items left; the caller set `pumping` and claimed the item. One thread at a time does it;
-    /// the futures that resolve at once call back into `finished`, which leaves the next item to
-    /// this loop, so the loop, not the stack, takes them in turn.
-    ///
-    /// One lock section per future: it stores the future and its callback's registration in the
-    /// slot reserved for it, and claims the next item. With the one in `finished`, which frees the
-    /// slot and claims the next item too, that is two sections per job (four before), on the lock
-    /// that the two threads finishing jobs meet on.
+    /// Makes the future of `claim`'s item, then of each next one while slots and items remain;
+    /// the caller set `pumping`. One thread pumps at a time; futures that resolve at once leave
+    /// the next item to this loop, not the stack. One lock section per future (store it, claim
+    /// the next), plus one in `finished`: two per job, on the lock finishing threads meet on.
     private func pump(from claim: BoundedAllClaim) {
         let count = count
         var claim = claim
@@ -190,16 +173,13 @@ final class BoundedAllRun: @unchecked Sendable {
         while true {
             let index = claim.index
             let slot = claim.slot
-            // The maker, unretained: this thread pumps, and only the pumping thread lets go of it.
+            // The maker, unretained: only the pumping thread lets go of it.
             let future = claim.first.take() ?? claim.maker.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.make(index) }
             var registration: CallbackRegistration?
             child._withUnsafeGuaranteedRef { child in
-                // A run already over neither starts a lazy future nor parks a callback on it; the
-                // section below then hands the future back. Over means `finish` ran, not only
-                // that the new future resolved: a cancel made inside `makeFuture` resolves it
-                // while its callbacks wait for this thread's current one to return, and the
-                // callback parked here is then what keeps the run alive until `finish` cancels
-                // this future with the others in flight.
+                // A run that is over (`finish` ran) neither starts nor parks on the future; the
+                // section below hands it back. A cancel inside `makeFuture` resolves the new
+                // future first, and the callback parked here keeps the run alive until `finish`.
                 guard !child._isResolved || !state.withLock({ $0.isOver }) else { return }
                 child.replaceUpstream(inSlot: slot, with: future)
                 future.startWithoutBlocking()
@@ -210,10 +190,9 @@ final class BoundedAllRun: @unchecked Sendable {
             var cancels = false
             let next = state.withLock { state -> BoundedAllClaim? in
                 if !state.store(future, registration: registration, at: index, inSlot: slot) {
-                    // The future resolved and its callback freed the slot (the registration is
-                    // spent), or the run finished meanwhile: the future is not the run's any
-                    // more. Cancelled by its owner then: the cancellation looked at the futures
-                    // in flight before this one was among them, so it is cancelled here.
+                    // The future resolved and freed the slot (registration spent), or the run
+                    // finished: not the run's any more. If the owner cancelled, the cancel missed
+                    // it, so it is cancelled here.
                     stale = registration
                     cancels = state.ownerCancelled
                 }
@@ -235,8 +214,7 @@ final class BoundedAllRun: @unchecked Sendable {
         var firstFailure: (any Error)?
         var firstFailureCancelled = false
         var released: _FutureCore?
-        // The next item, if this thread goes on to make the next futures: claimed here, under
-        // this lock, rather than under one more.
+        // Claimed under this lock, if this thread goes on pumping.
         var claim: BoundedAllClaim?
         var releasedMaker = BoundedAllClaim.Released()
         let count = count
@@ -247,7 +225,7 @@ final class BoundedAllRun: @unchecked Sendable {
                     claim = state.claimNext(count: count, released: &releasedMaker)
                 }
             }
-            // A run over has decided: what the item did no longer matters.
+            // A run that is over has decided.
             guard let (index, held) = state.free(slot: slot) else { return .undecided }
             released = held
             if let failure {
@@ -286,28 +264,24 @@ final class BoundedAllRun: @unchecked Sendable {
         case .failed:
             let child = child.unsafelyUnwrapped.takeUnretainedValue()
             let resolved = typed.fail(child, firstFailure.unsafelyUnwrapped, firstFailureCancelled)
-            // The owner's `cancel()` won against this failure; its callback left the futures in
-            // flight alone because the run had decided. The cancel is what resolved the future, so
-            // it does what a cancel does.
+            // The owner's `cancel()` won and its callback left the futures in flight alone
+            // (the run had decided): do what a cancel does.
             finish(cancellingInFlight: !resolved && child._isCancelled)
         case .undecided:
             if let claim { pump(from: claim) }
         }
     }
 
-    /// Ends the run once its future is resolved: takes its callbacks back from the futures still
-    /// in flight (they go on, unless `cancellingInFlight`, after the owner's `cancel()`, cancels
-    /// them) and lets go of them and of `makeFuture`. A future in flight that nobody completes
-    /// then no longer keeps the run and its resolved future alive; and a `makeFuture` that
-    /// captured the futures it hands out no longer closes a cycle through them.
+    /// Ends the run once its future is resolved: takes back its callbacks from the futures in
+    /// flight (cancelling them only after the owner's `cancel()`) and lets go of them and of
+    /// `makeFuture`, so an uncompleted future keeps nothing alive and no cycle stays closed.
     private func finish(cancellingInFlight: Bool) {
         var released = BoundedAllClaim.Released()
         let inFlight = state.withLock { state -> [(future: _FutureCore?, registration: CallbackRegistration?)] in
             state.stopped = true
             state.isOver = true
             if cancellingInFlight { state.ownerCancelled = true }
-            // A thread that pumps may be calling the maker, unretained: it lets go of it itself,
-            // at its next claim, which finds the run stopped.
+            // A pumping thread may be calling the maker unretained: it lets go at its next claim.
             if !state.pumping { state.letGo(into: &released) }
             return state.takeInFlight()
         }

@@ -1,15 +1,10 @@
 extension Future {
     /// Returns a future that resolves like this one, `delay` after this one resolves.
     ///
-    /// Values and errors alike arrive `delay` late; a cancellation arrives at once, so that a
-    /// cancelled chain stops without waiting. No thread waits meanwhile: a Dispatch timer
-    /// resolves the new future. It keeps this future's kind: derived from a lazy future, nothing
-    /// runs (and no timer starts) until it is read. The timer holds the new future and this
-    /// future's result until it fires, `delay` after this future resolved, even if nothing reads
-    /// the new future any more.
-    ///
-    /// To start work late rather than deliver its result late, use
-    /// ``BackgroundFuture/init(after:on:fileID:line:_:)``.
+    /// Values and errors arrive `delay` late; a cancellation at once, so a cancelled chain stops.
+    /// A Dispatch timer resolves it (no thread waits), holding the new future and the result until
+    /// it fires. Keeps this future's kind: lazy means no timer until read. To start work late,
+    /// use ``BackgroundFuture/init(after:on:fileID:line:_:)``.
     ///
     /// ```swift
     /// let toast = saved.delayed(by: .seconds(2))      // show "saved" for two seconds

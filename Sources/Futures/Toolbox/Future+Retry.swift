@@ -4,22 +4,16 @@ extension Future {
     /// Returns a future of the first attempt that succeeds, making a fresh future for each
     /// attempt, up to `attempts` of them, with a pause between attempts.
     ///
-    /// A future that ran cannot run again, so `makeFuture` makes a new one per attempt: the
-    /// result is the first success, or the last failure once `attempts` have failed or
-    /// `condition` says an error is not worth another try. The pause before the second attempt
-    /// is `delay`; each later pause is `backoff` times the one before, at most `maxDelay`; with
-    /// `jitter`, each pause is drawn at random from `pause × (1 − jitter)` to `pause`, so that
-    /// many clients that failed together do not retry together (`jitter: 1` is AWS's "full
-    /// jitter"). No thread waits during a pause: a Dispatch timer makes the next attempt.
+    /// A future runs once, so `makeFuture` makes one per attempt: the result is the first success,
+    /// or the last failure once `attempts` have failed or `condition` rejects an error. The first
+    /// pause is `delay`, each next one `backoff` times longer, at most `maxDelay`; `jitter` draws
+    /// each pause from `pause × (1 − jitter)` to `pause` (`1` is AWS's "full jitter"). No thread
+    /// waits during a pause: a Dispatch timer makes the next attempt.
     ///
-    /// `makeFuture` is called once at once, and the new future takes the kind of that first
-    /// attempt: if it is lazy, nothing runs until the new future is read, and later attempts are
-    /// made and run only after that read. Otherwise the attempts run on their own, one after
-    /// another. `makeFuture` and `condition` run on the thread that resolves an attempt, or on
-    /// Dispatch's global queue after a pause; keep them short.
-    ///
-    /// Cancelling the new future (when `Failure` is `any Error`) cancels the attempt in flight and
-    /// makes no more. An attempt that is cancelled ends the retries: the new future is cancelled.
+    /// `makeFuture` is called once at once, and the new future takes that attempt's kind: if lazy,
+    /// nothing runs until it is read. `makeFuture` and `condition` run on the thread that resolves
+    /// an attempt, or on Dispatch's global queue after a pause; keep them short. Cancelling the
+    /// new future (`any Error`) cancels the attempt in flight; a cancelled attempt ends the retries.
     ///
     /// ```swift
     /// let profile = Future.retry(attempts: 4, delay: .milliseconds(200), backoff: 2, jitter: 0.5) {
@@ -29,9 +23,8 @@ extension Future {
     ///     BackgroundFuture { try download(url) }
     /// }
     /// ```
-    /// A lazy future's failure is final: reading a failed `LazyFuture` again gives the same error.
-    /// `Future.retry(attempts: 3) { LazyFuture { try loadConfig() } }` is lazy as well, and tries
-    /// up to three times when first read.
+    /// A failed `LazyFuture` stays failed, but `Future.retry(attempts: 3) { LazyFuture { ... } }`
+    /// is lazy too and tries up to three times when first read.
     /// - Parameters:
     ///   - attempts: How many attempts at most, the first included; at least 1.
     ///   - delay: The pause before the second attempt; zero (the default) retries at once.
@@ -88,14 +81,14 @@ struct RetryPauses: Sendable {
         guard delay > .zero else { return .zero }
         var seconds = delay.seconds * pow(backoff, Double(number - 1))
         if let maxDelay { seconds = min(seconds, max(maxDelay.seconds, 0)) }
-        // A day is longer than any sensible pause, and keeps the arithmetic finite.
+        // A day caps any sensible pause and keeps the arithmetic finite.
         seconds = min(seconds, 86_400)
         if jitter > 0 { seconds *= 1 - jitter * Double.random(in: 0..<1) }
         return .nanoseconds(Int64(seconds * 1e9))
     }
 }
 
-/// One run of `Future.retry`: the attempts, one after another, and the future they resolve.
+/// One run of `Future.retry`: the attempts, in turn, and the future they resolve.
 final class RetryRun<Value: Sendable, Failure: Error>: Sendable {
     private let attempts: Int
     private let pauses: RetryPauses
@@ -126,15 +119,13 @@ final class RetryRun<Value: Sendable, Failure: Error>: Sendable {
         run(first, number: 1, resolving: child)
     }
 
-    /// Waits for attempt `number`, and goes on to the next ones while they resolve at once
-    /// (iteratively: a thousand attempts that fail at once cost no stack depth).
+    /// Waits for attempt `number`, going on iteratively while attempts resolve at once.
     private func run(_ attempt: Future<Value, Failure>, number: Int, resolving child: Future<Value, Failure>) {
         var attempt = attempt
         var number = number
         while true {
             current.withLock { $0 = attempt }
-            // Cancelled meanwhile: the cancellation's callback may have looked before this attempt
-            // was recorded.
+            // Cancelled meanwhile: the cancel's callback may have looked before this was recorded.
             if child.isResolved {
                 attempt._cancelIfCancellable()
                 return
@@ -181,8 +172,7 @@ final class RetryRun<Value: Sendable, Failure: Error>: Sendable {
         }
     }
 
-    /// Resolves `child` if attempt `number` ends the retries, and returns `nil`; otherwise
-    /// returns the pause before the next attempt.
+    /// Resolves `child` and returns `nil` if attempt `number` ends the retries; else the pause.
     private func decide(
         _ result: Result<Value, Failure>,
         cancelled: Bool,

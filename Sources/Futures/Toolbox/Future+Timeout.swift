@@ -2,28 +2,20 @@ extension Future {
     /// Returns a future of this future's value, or one that fails with ``FutureTimeoutError``
     /// if this future has not resolved within `duration`.
     ///
-    /// No thread waits for the time to pass: a Dispatch timer fails the new future, and the
-    /// first of the timer and this future to finish decides it. Its readers, callbacks and
-    /// derived futures all see the same outcome, and a blocking reader returns at the deadline.
+    /// No thread waits: a Dispatch timer fails the new future, and the first of the timer and
+    /// this future decides it for every reader, callback and derived future; a blocking reader
+    /// returns at the deadline.
     ///
-    /// The clock starts when the work is asked for. A background or promise-backed future's
-    /// timeout starts now; a lazy future's timeout is lazy too: nothing runs and no clock starts
-    /// until it is first read. Then this future's work is started on the global context (as
-    /// ``get()`` starts it), not on the reader's thread, so that the reader can leave at the
-    /// deadline. Queued background work that a blocking reader may claim (see
-    /// <doc:ThreadsContextsAndDeadlocks>) it claims through a timeout as through any derived
-    /// future, so that it never waits on work that no thread will run: the work of the serial
-    /// queue it runs on, for one. A zero or negative `duration` gives the result if this future has already
-    /// resolved when the clock starts, and the timeout error otherwise.
+    /// The clock starts when the work is asked for: now for a background or promise-backed
+    /// future; on first read for a lazy one, whose work is then started on the global context
+    /// (as ``get()`` does) so the reader can leave at the deadline. Queued background work a
+    /// blocking reader may claim (<doc:ThreadsContextsAndDeadlocks>) is claimed through a timeout
+    /// too. A zero or negative `duration` gives the result if already resolved, else the error.
     ///
-    /// Its timer, and what it holds (the new future, `error`), is kept until the timer fires or
-    /// this future resolves first, whichever decides the race; the loser is let go then: a source
-    /// that wins cancels the timer, and a timer that wins takes its callback back from the
-    /// source. A long timeout on a future that resolves at once keeps nothing afterwards.
-    ///
-    /// On timeout this future goes on: its work is not cancelled, and a later read of it finds
-    /// its result. To cancel it, use ``timeout(after:cancellingSource:fileID:line:)``. To keep
-    /// a concrete error type, use ``timeout(after:failingWith:fileID:line:)``.
+    /// The loser of the race is let go when it is decided, so a long timeout on a future that
+    /// resolves at once keeps nothing. On timeout this future goes on; to cancel it use
+    /// ``timeout(after:cancellingSource:fileID:line:)``, to keep a concrete error type
+    /// ``timeout(after:failingWith:fileID:line:)``.
     ///
     /// ```swift
     /// let page = BackgroundFuture { try download(url) }.timeout(after: .seconds(5))
@@ -51,8 +43,7 @@ extension Future {
     /// Returns a future of this future's value, or one that fails with `error` if this future
     /// has not resolved within `duration`; its error type stays `Failure`.
     ///
-    /// It works as ``timeout(after:fileID:line:)`` does, for a future whose error type you want
-    /// to keep: give the error that stands for "too slow" in your own type.
+    /// As ``timeout(after:fileID:line:)``, with your own error standing for "too slow".
     ///
     /// ```swift
     /// enum LoadError: Error { case timedOut, unreachable }
@@ -87,21 +78,15 @@ extension Future {
         timedOut: @escaping @Sendable (FutureTimeoutError) -> NewFailure
     ) -> Future<Value, NewFailure> {
         let source = self
-        // Inlinable, with its callbacks, so that they are compiled for the caller's types:
-        // unspecialized, a timeout looked up the metadata of `Future` and of its slot at run time.
-        // A blocking reader walks up to the source's work as through any link, but starts lazy
-        // work on a context instead of running it on its own thread, so that it can leave at the
-        // deadline (`readersStartLazyWork`); queued work it may claim, it claims. The connection
-        // starts the work too, for a reader that does not block.
+        // Inlinable so the callbacks are specialized for the caller. Blocking readers start
+        // lazy work on a context (`readersStartLazyWork`) so they can leave at the deadline;
+        // queued work they may claim, they claim. The connection starts the work for others.
         return .init(derivingFrom: [self], readersStartLazyWork: true, fileID: fileID, line: line) { child in
             let race = TakeOnce(child)
-            // The child keeps the registration and the timer, and undoes both once it is
-            // decided (`dropUpstreams`): the winner's side is done, and the loser's must not
-            // wait for its own end. A source that wins cancels the timer, which otherwise held
-            // the child and its captures until the deadline (a one-hour timeout per request grew
-            // without bound); a timer that wins takes its callback back from the source, which
-            // may stay pending long after (a zero timeout polled on one pending future left one
-            // callback per call).
+            // The child keeps the registration and the timer and undoes both once decided
+            // (`dropUpstreams`): a winning source cancels the timer, which held the child until
+            // the deadline; a winning timer takes its callback back from a source that may stay
+            // pending long after. Either leak grew without bound under repeated timeouts.
             child.keep(
                 source._addResolutionCallback { core in
                     guard let child = race.take(as: Future<Value, NewFailure>.self) else { return }
@@ -113,17 +98,15 @@ extension Future {
                         child.resolve(with: .failure(failure(error)), sourceCancelled: source._isCancelled)
                     }
                 })
-            // The timer holds the source only if it must cancel it: otherwise a source that
-            // resolves first is not kept alive until the timer fires.
+            // Held only to cancel it: otherwise the timer would keep a resolved source alive.
             let sourceToCancel = cancellingSource ? source : nil
             let expire: @Sendable () -> Void = {
                 guard let child = race.take(as: Future<Value, NewFailure>.self) else { return }
-                // The source first, so that whoever sees the timeout also sees the source cancelled.
+                // The source first: whoever sees the timeout sees the source cancelled.
                 sourceToCancel?._cancelIfCancellable()
                 let error = FutureTimeoutError(timeout: duration, site: "\(fileID):\(line)")
                 child.resolve(with: .failure(timedOut(error)))
             }
-            // A source resolved already has decided: no timer is needed.
             if source.isResolved { return }
             source._startWithoutBlocking()
             if duration <= .zero {
@@ -139,10 +122,8 @@ extension Future where Failure == any Error {
     /// Returns a future of this future's value, or one that fails with ``FutureTimeoutError``
     /// if this future has not resolved within `duration`, and may cancel this future then.
     ///
-    /// It works as ``timeout(after:fileID:line:)`` does. With `cancellingSource` true, a
-    /// timeout also cancels this future (see ``cancel()``): work that has not started never
-    /// runs, running work can see it with ``Future/isCurrentWorkCancelled``, and the futures
-    /// derived from this one are cancelled too. Cancel the source only if nothing else reads it.
+    /// As ``timeout(after:fileID:line:)``; with `cancellingSource` true a timeout also cancels
+    /// this future (``cancel()``) and its derived futures. Cancel it only if nothing else reads it.
     ///
     /// ```swift
     /// let search = BackgroundFuture { () throws -> [Hit] in try index.search(query) }

@@ -7,11 +7,9 @@
 /// }
 /// ```
 ///
-/// Each iterator delivers every future's result exactly once, in the order the futures
-/// resolve, and ends after the last. Making an iterator runs nothing; its first `next()`
-/// starts the lazy futures among them on the global context. If the iterating task is
-/// cancelled, a waiting `next()` returns `nil` at once, and so does every later call: the
-/// sequence ends, and the futures go on.
+/// Each iterator delivers every result exactly once, in resolution order, and ends after the
+/// last. Its first `next()` starts the lazy futures on the global context. If the iterating task
+/// is cancelled, `next()` returns `nil` from then on; the futures go on.
 public struct FutureCompletions<Value: Sendable, SourceFailure: Error>: AsyncSequence, Sendable {
     /// A future's result.
     public typealias Element = Result<Value, SourceFailure>
@@ -68,9 +66,7 @@ public struct FutureCompletions<Value: Sendable, SourceFailure: Error>: AsyncSeq
         /// ```swift
         /// let result = await iterator.next(isolation: #isolation)
         /// ```
-        // Inlinable, so that reading each result is compiled for the client's types: generic code
-        // that is not specialized looks up the metadata of `Result<Value, SourceFailure>` and of
-        // the future's slot at run time, several times per element.
+        // Inlinable so each read is specialized: no run-time metadata lookups per element.
         @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
             if let futures {
@@ -83,13 +79,8 @@ public struct FutureCompletions<Value: Sendable, SourceFailure: Error>: AsyncSeq
     }
 }
 
-/// The futures resolved for one iterator of `FutureCompletions` and not yet taken, and the task
-/// waiting for the next one.
-///
-/// It holds the resolved futures as `_FutureCore`s, not their results, so that it names no
-/// generic type: its code is compiled for concrete types, where generic code that is not
-/// specialized for the client's types looks up each generic type's metadata at run time, on every
-/// element.
+/// One iterator's resolved, untaken futures and its waiting task. Holds `_FutureCore`s, not
+/// results, so it names no generic type and needs no run-time metadata lookups per element.
 @usableFromInline
 final class CompletionQueue: Sendable {
     struct State {
@@ -108,7 +99,7 @@ final class CompletionQueue: Sendable {
         state = LockedBox(State(remaining: count))
     }
 
-    /// Registers a callback on each future, then starts the lazy ones without blocking.
+    /// Registers a callback on each future, then starts the lazy ones.
     @usableFromInline
     func connect(_ futures: [_FutureCore]) {
         for future in futures {
@@ -132,8 +123,7 @@ final class CompletionQueue: Sendable {
         waiter?.resume(returning: future)
     }
 
-    /// The next resolved future, waiting for one if none is buffered; `nil` at the end, or once
-    /// the task is cancelled.
+    /// The next resolved future, waiting if none is buffered; `nil` at the end or once cancelled.
     @usableFromInline
     func next() async -> _FutureCore? {
         if let ready = take() { return ready }

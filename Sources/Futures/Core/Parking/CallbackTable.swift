@@ -1,10 +1,6 @@
-/// The callbacks parked on a stripe's futures, by future: an open-addressing table with linear
-/// probing, keyed by the future's address.
-///
-/// Why not a `Dictionary`: it hashes every key with SipHash, twice per callback (once to park it,
-/// once to hand it over), which was about a third of a callback's whole cost on a pending promise
-/// and a fifth of a trivial job of a bounded `all`. An address needs no such hash: one
-/// multiplication spreads it. Read and written only under the stripe's lock.
+/// The callbacks parked on a stripe's futures, by future: open addressing with linear probing,
+/// keyed by address. Not a `Dictionary`: SipHash twice per callback was a large share of a
+/// callback's cost (gated: callback on a pending promise). Only under the stripe's lock.
 struct CallbackTable {
     /// One place of the table: `key` is 0 while it is empty (no future has address 0).
     private struct Slot {
@@ -80,9 +76,8 @@ struct CallbackTable {
         return index
     }
 
-    /// Where the search for `address` starts. The stripe was chosen from the top bits of one
-    /// multiplicative hash of the address (`ParkingLot`); this one uses another multiplier, so
-    /// that the futures of one stripe still spread over its table.
+    /// Where the search for `address` starts: a different multiplier from the stripe's hash
+    /// (`ParkingLot`), so one stripe's futures still spread over its table.
     private static func home(of address: UInt, mask: Int) -> Int {
         let spread = UInt64(address) &* 0xD6E8_FEB8_6659_FD93
         return Int(truncatingIfNeeded: spread ^ (spread >> 32)) & mask

@@ -1,63 +1,50 @@
 import Synchronization
 
-/// How a blocking reader parked on a derived future hears that a derived future above it changed
-/// the sources it waits on, so that it walks up again and finds work it can now run.
+/// How a blocking reader parked on a derived future hears that a future above it switched
+/// sources (`wait(on:)`, `replaceUpstream`), so it walks up again to the new work. Nothing
+/// resolves its own future then, and if the reader is the only thread that can run the new work
+/// (a serial queue reading a `map` of a `flatMap` whose inner is queued on it), it would sleep for
+/// ever. So a parking reader leaves this object in each derived future its walk passes
+/// (`DerivedLinks.parkedReaders`, in the same critical section that reads the sources), and a
+/// switch wakes them.
 ///
-/// A reader of a derived future parks on that future's stripe, but the futures with work are
-/// found by walking up its links, and a link above can change while it sleeps: a `flatMap` whose
-/// source resolves switches to the inner future its transform made (`wait(on:)`), a bounded `all`
-/// to the futures it makes next (`replaceUpstream`). Nothing resolves the reader's own future
-/// then, so nothing woke it: it slept until the new work ran. When nothing else will run it, that
-/// is for ever — work on a serial queue that reads `map` of a `flatMap` whose inner background
-/// future, on the same queue, is made after the reader parked (the queue's one thread is the
-/// reader). A reader that parks therefore leaves this object in each derived future its walk
-/// passes (`DerivedLinks.parkedReaders`, under that future's stripe lock, in the same critical
-/// section that reads the sources), and the future that switches sources wakes every reader it
-/// holds.
-///
-/// No lost wake-up: the reader clears `woken` before its walk, and after setting its `waiters`
-/// bit under its own stripe's lock it looks at `woken` before it waits, without letting go of
-/// that lock. The switcher sets `woken`, then takes the reader's stripe lock to broadcast. A switch
-/// that came before the reader's walk read the links is seen by the walk; one that came after
-/// found this object in the links, so either the reader sees `woken` or the broadcast comes after
-/// its wait began.
+/// No lost wake-up: the reader clears `woken` before its walk and checks it under its own stripe
+/// lock, after setting its `waiters` bit, before waiting; the switcher sets `woken`, then takes
+/// that lock to broadcast. A switch before the walk read the links is seen by the walk; one after
+/// found this object.
 final class ParkedReaderWakeUp: Sendable {
     /// The stripe the reader parks on.
     private let stripe: ParkingLot.Stripe
     private let woken = Atomic<Bool>(false)
     private let finished = Atomic<Bool>(false)
-    /// Whether the reader runs future work itself, and so claims queued work at once
-    /// (`ContextScheduler.readerShouldClaimAtOnce()`): work queued on its own serial context may
-    /// have no other thread to run it.
+    /// Whether the reader runs future work itself and so claims queued work at once
+    /// (`readerShouldClaimAtOnce()`): its own serial context may have no other thread.
     let claimsAtOnce: Bool
-    /// The reader's QoS: a reader that outranks a context's threads runs its queued work at once
-    /// (`PriorityBoost`).
+    /// A reader that outranks a context's threads runs its queued work at once (`PriorityBoost`).
     let qos: ThreadQoS
 
-    /// A wake-up for a reader that parks on `future`, made on the reader's thread.
     init(parkingOn future: _FutureCore) {
         stripe = ParkingLot.stripe(for: future)
         claimsAtOnce = CurrentWork.isInsideWork
         qos = .current
     }
 
-    /// Before a walk: forgets a wake-up that the walk will take into account.
+    /// Before a walk: forgets a wake-up the walk will see.
     func reset() {
         woken.store(false, ordering: .releasing)
     }
 
-    /// Whether a link above changed since the reader's last walk. Read under the reader's stripe
-    /// lock, before it waits.
+    /// Whether a link above changed since the last walk; read under the reader's stripe lock.
     var isWoken: Bool { woken.load(ordering: .acquiring) }
 
-    /// The reader's wait is over: links that still hold this object may drop it.
+    /// The wait is over: links holding this may drop it.
     func finish() {
         finished.store(true, ordering: .releasing)
     }
 
     var isFinished: Bool { finished.load(ordering: .acquiring) }
 
-    /// Wakes the reader so that it walks up again. Called outside any stripe's lock.
+    /// Wakes the reader to walk again. Called outside any stripe lock.
     func wake() {
         woken.store(true, ordering: .releasing)
         stripe.withLock { stripe.broadcast() }
@@ -65,24 +52,21 @@ final class ParkedReaderWakeUp: Sendable {
 }
 
 extension DerivedLinks {
-    /// Keeps `wakeUp` until the sources change, once (a reader walks up at each look). Called
-    /// under the owner's stripe lock.
+    /// Keeps `wakeUp` until the sources change, once. Under the owner's stripe lock.
     func register(_ wakeUp: ParkedReaderWakeUp) {
         if parkedReaders.contains(where: { $0 === wakeUp }) { return }
         parkedReaders.removeAll { $0.isFinished }
         parkedReaders.append(wakeUp)
     }
 
-    /// Takes the parked readers' wake-ups, to call after letting go of the stripe's lock. Called
-    /// under the owner's stripe lock, where the sources change.
+    /// Takes the wake-ups, to call after unlocking. Under the owner's stripe lock.
     func takeParkedReaders() -> [ParkedReaderWakeUp] {
         guard !parkedReaders.isEmpty else { return [] }
         defer { parkedReaders = [] }
         return parkedReaders
     }
 
-    /// Takes the wake-ups of the parked readers that would act on `call`'s new source, and keeps
-    /// the others for a later change. Called under the owner's stripe lock.
+    /// Takes the wake-ups of readers that would act on `call`'s source, keeping the others.
     func takeParkedReaders(calledBy call: NewSourceCall) -> [ParkedReaderWakeUp] {
         guard !parkedReaders.isEmpty else { return [] }
         switch call {
@@ -101,25 +85,19 @@ extension DerivedLinks {
     }
 }
 
-/// Which parked readers a new source of a derived future calls back to walk up again: those that
-/// would do something about it (`_FutureCore.demand`). Waking the others costs a wake-up and a
-/// walk each, and they park again: per job, for a bounded `all` read from the main thread.
+/// Which parked readers a derived future's new source wakes: those that would act on it
+/// (`_FutureCore.demand`); the others would only park again.
 enum NewSourceCall: Equatable {
-    /// Every reader: the source is lazy work that a reader runs, or a derived future whose own
-    /// sources the reader must walk to.
+    /// The source is lazy work a reader runs, or a derived future to walk through.
     case everyReader
-    /// Readers that claim queued work at once, and readers that outrank `runners`: the source is
-    /// background work queued on a context that can start a runner for it. Any other reader would
-    /// leave it to that runner, and looks again anyway when it rechecks queued work.
+    /// Readers that claim at once or outrank `runners`: background work queued where a runner
+    /// can start; others leave it to that runner and recheck queued work anyway.
     case claimingReaders(runners: ThreadQoS)
-    /// No reader: the source's work is running or done, or waits for its own context's thread or
-    /// for a promise. A reader finds nothing to do about it and parks again; the source's
-    /// resolution reaches the derived future through its callback.
+    /// The work is running, done, or waits for its context's thread or a promise: nothing to do.
     case noReader
 
-    /// What a reader parked below a derived future would do on finding `source` among its roots
-    /// now. Read from the source's state word, and its context's counts, without a lock: a source
-    /// that moves on meanwhile moves to a step that calls fewer readers.
+    /// What a reader would do on finding `source` now, read without a lock: a source that moves
+    /// on meanwhile calls fewer readers.
     init(for source: _FutureCore) {
         switch ReadStep(source._word) {
         case .claimAndRun, .walkUpstream:
@@ -129,16 +107,14 @@ enum NewSourceCall: Equatable {
                 self = .everyReader
                 return
             }
-            // A context that cannot start a runner (a serial one, one made from a closure, a pool at
-            // its bound) may leave the work to a reader: every reader looks, and, if the work stays
-            // queued, runs it after `ContextScheduler.starvationLimit`.
+            // A context that cannot start a runner (serial, closure-made, pool at its bound) may
+            // leave the work to a reader, which runs it after `starvationLimit`.
             self = scheduler.canStartMoreRunners ? .claimingReaders(runners: scheduler.runnerQoS) : .everyReader
         case .readOutcome, .waitForRunner, .wait:
             self = .noReader
         }
     }
 
-    /// Whether `reader` walks up again for the new source.
     func calls(_ reader: ParkedReaderWakeUp) -> Bool {
         switch self {
         case .everyReader: true
