@@ -25,9 +25,7 @@ class DerivedLinks: @unchecked Sendable {
     @exclusivity(unchecked) final var keepsPair = false
 
     /// Takes out the connection closure, to run once; `nil` if connected when made or already.
-    final func takeConnection() -> (@Sendable (_FutureCore) -> Void)? {
-        extras?.connect.take()
-    }
+    final func takeConnection() -> (@Sendable (_FutureCore) -> Void)? { extras?.connect.take() }
 
     /// The first source, if linked and alive (the lazy source a waiting step parks on).
     final var linkedFirstSource: _FutureCore? { first.future }

@@ -44,8 +44,7 @@ extension Future where Failure == Never {
     /// - Returns: A future that fails with `transform`'s error, if it throws one.
     @inlinable @_disfavoredOverload
     public func map<NewValue: Sendable, NewFailure: Error>(
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Value) throws(NewFailure) -> NewValue
     ) -> Future<NewValue, NewFailure> {
         _map(fileID: fileID, line: line, transform)
@@ -64,8 +63,7 @@ extension Future where Failure == Never {
     /// - Returns: A future that fails with the inner future's error, if any.
     @inlinable @_disfavoredOverload
     public func flatMap<NewValue: Sendable, NewFailure: Error>(
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Value) -> Future<NewValue, NewFailure>
     ) -> Future<NewValue, NewFailure> {
         _flatMap(fileID: fileID, line: line, transform)
@@ -86,8 +84,7 @@ extension Future where Failure == Never {
     /// - Returns: A future that fails with `transform`'s error or the inner future's.
     @inlinable @_disfavoredOverload
     public func flatMap<NewValue: Sendable, NewFailure: Error>(
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Value) throws(NewFailure) -> Future<NewValue, NewFailure>
     ) -> Future<NewValue, NewFailure> {
         _flatMap(fileID: fileID, line: line, transform)
@@ -106,8 +103,7 @@ extension Future where Failure == Never {
     /// - Returns: A future that fails with the inner future's error, if any.
     @inlinable @_disfavoredOverload
     public func flatMap<NewValue: Sendable>(
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Value) -> Future<NewValue, any Error>
     ) -> Future<NewValue, any Error> {
         _flatMap(fileID: fileID, line: line, transform)
@@ -131,8 +127,7 @@ extension Future where Failure == Never {
             "a future that cannot fail has no error to map; to change its error type write 'setFailureType(to:)' or 'eraseFailure()'"
     )
     public func mapError<NewFailure: Error>(
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Never) -> NewFailure
     ) -> Future<Value, NewFailure> {
         setFailureType(to: NewFailure.self, fileID: fileID, line: line)
@@ -156,8 +151,7 @@ extension Future where Failure == Never {
             "a future that cannot fail has nothing to recover from; use it as it is, or write 'setFailureType(to:)'"
     )
     public func recover<NewFailure: Error>(
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Never) throws(NewFailure) -> Value
     ) -> Future<Value, NewFailure> {
         setFailureType(to: NewFailure.self, fileID: fileID, line: line)
@@ -178,8 +172,7 @@ extension Future where Failure == any Error {
     /// - Returns: A future that fails with the first error on the way.
     @inlinable @_disfavoredOverload
     public func flatMap<NewValue: Sendable, InnerFailure: Error>(
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Value) throws -> Future<NewValue, InnerFailure>
     ) -> Future<NewValue, any Error> {
         _flatMap(fileID: fileID, line: line, transform)
@@ -198,8 +191,7 @@ extension Future where Failure == any Error {
     /// - Returns: A future that fails with the first error on the way.
     @inlinable @_disfavoredOverload
     public func flatMap<NewValue: Sendable>(
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Value) throws -> Future<NewValue, any Error>
     ) -> Future<NewValue, any Error> {
         _flatMap(fileID: fileID, line: line, transform)
@@ -218,8 +210,7 @@ extension Future where Failure == any Error {
     /// - Returns: A future that fails with this future's error, if any.
     @inlinable @_disfavoredOverload
     public func flatMap<NewValue: Sendable>(
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Value) -> Future<NewValue, Never>
     ) -> Future<NewValue, any Error> {
         _flatMap(fileID: fileID, line: line, transform)
@@ -243,8 +234,7 @@ extension Future {
             "the closure throws an error type other than this future's; a closure with 'try' throws 'any Error' unless it declares its type ('{ value throws(MyError) in ... }'); or convert the future's error first with 'mapError', or widen it with 'eraseFailure()'"
     )
     public func map<NewValue: Sendable, TransformFailure: Error>(
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Value) throws(TransformFailure) -> NewValue
     ) -> Future<NewValue, TransformFailure> {
         preconditionFailure("unavailable")
@@ -267,8 +257,7 @@ extension Future {
             "the closure or the future it returns fails with an error type other than this future's; give the inner future this future's error type (a closure that declares 'throws(MyError)', or 'setFailureType(to:)' on one that cannot fail), or convert with 'mapError', or widen both with 'eraseFailure()'"
     )
     public func flatMap<NewValue: Sendable, TransformFailure: Error, InnerFailure: Error>(
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Value) throws(TransformFailure) -> Future<NewValue, InnerFailure>
     ) -> Future<NewValue, InnerFailure> {
         preconditionFailure("unavailable")

@@ -8,8 +8,7 @@ extension Future {
     /// another future (empty links), `.never` if it keeps something in the links (a timer).
     @inlinable
     func _derive<NewValue, NewFailure>(
-        fileID: StaticString,
-        line: UInt,
+        fileID: StaticString, line: UInt,
         atOnce: DerivingAtOnce = .never,
         _ resolve: @escaping @Sendable (Future<Value, Failure>, Future<NewValue, NewFailure>) -> Void
     ) -> Future<NewValue, NewFailure> {
@@ -45,8 +44,7 @@ extension Future {
     /// `any Error`, so ``convertFailure(_:)`` always succeeds.
     @inlinable
     func _map<NewValue, NewFailure, TransformFailure>(
-        fileID: StaticString,
-        line: UInt,
+        fileID: StaticString, line: UInt,
         _ transform: @escaping @Sendable (Value) throws(TransformFailure) -> NewValue
     ) -> Future<NewValue, NewFailure> {
         if _isResolvedForDerivingAtOnce,
@@ -133,8 +131,7 @@ extension Future {
     /// The one implementation of every `flatMap`; `_map`'s guarantee covers `InnerFailure` too.
     @inlinable
     func _flatMap<NewValue, NewFailure, TransformFailure, InnerFailure>(
-        fileID: StaticString,
-        line: UInt,
+        fileID: StaticString, line: UInt,
         _ transform: @escaping @Sendable (Value) throws(TransformFailure) -> Future<NewValue, InnerFailure>
     ) -> Future<NewValue, NewFailure> {
         if _isResolvedForDerivingAtOnce {
@@ -195,8 +192,7 @@ extension Future {
     /// callback: resolved when made, without links, unless the inner future is pending.
     @inlinable
     func _flatMapOfResolved<NewValue, NewFailure, TransformFailure, InnerFailure>(
-        fileID: StaticString,
-        line: UInt,
+        fileID: StaticString, line: UInt,
         _ transform: @escaping @Sendable (Value) throws(TransformFailure) -> Future<NewValue, InnerFailure>
     ) -> Future<NewValue, NewFailure> {
         func resolved(_ result: Result<NewValue, NewFailure>, cancelled: Bool) -> Future<NewValue, NewFailure> {

@@ -15,8 +15,7 @@
 @inlinable
 public func zip<each V: Sendable, Failure: Error>(
     _ futures: repeat Future<each V, Failure>,
-    fileID: StaticString = #fileID,
-    line: UInt = #line
+    fileID: StaticString = #fileID, line: UInt = #line
 ) -> Future<(repeat each V), Failure> {
     _zipOfEach(repeat each futures, fileID: fileID, line: line)
 }
@@ -40,8 +39,7 @@ public func zip<each V: Sendable, Failure: Error>(
 public func zip<A: Sendable, B: Sendable, Failure: Error>(
     _ first: Future<A, Failure>,
     _ second: Future<B, Failure>,
-    fileID: StaticString = #fileID,
-    line: UInt = #line
+    fileID: StaticString = #fileID, line: UInt = #line
 ) -> Future<(A, B), Failure> {
     // One object (`_ZipPairStep`) holds the child's links, both callbacks and what has arrived
     // (gated: zip of two pending promises). Of a lazy source the step is parked on first demand.
@@ -83,7 +81,7 @@ public func zip<A: Sendable, B: Sendable, Failure: Error>(
     step.attach(child)
     let firstRegistration = first._addResolutionCallback(parked: .step(step))
     let secondRegistration = second._addResolutionCallback(parked: .step(step))
-        // Taken back at once if decided meanwhile (a failed first leaves nothing on the second).
+    // Taken back at once if decided meanwhile (a failed first leaves nothing on the second).
     step.keep(firstRegistration, secondRegistration)
     return child
 }
@@ -92,8 +90,7 @@ public func zip<A: Sendable, B: Sendable, Failure: Error>(
 @inlinable
 func _zipOfEach<each V: Sendable, Failure: Error>(
     _ futures: repeat Future<each V, Failure>,
-    fileID: StaticString,
-    line: UInt
+    fileID: StaticString, line: UInt
 ) -> Future<(repeat each V), Failure> {
     // Inlinable so it is specialized for the caller: no run-time metadata lookups.
     var collected: [_FutureCore] = []
@@ -111,9 +108,7 @@ struct _ZippedFutures<each V: Sendable, Failure: Error>: Sendable {
     @usableFromInline let futures: (repeat Future<each V, Failure>)
 
     @inlinable
-    init(_ futures: repeat Future<each V, Failure>) {
-        self.futures = (repeat each futures)
-    }
+    init(_ futures: repeat Future<each V, Failure>) { self.futures = (repeat each futures) }
 
     /// Parks one callback on each future and keeps their registrations in one step. The callbacks
     /// name no pack type: a loop over a pack runs unspecialized, each type named a metadata
@@ -194,8 +189,7 @@ func _resolveZip<each V: Sendable, Failure: Error>(
 )
 public func zip<each V: Sendable, each Failure: Error>(
     _ futures: repeat Future<each V, each Failure>,
-    fileID: StaticString = #fileID,
-    line: UInt = #line
+    fileID: StaticString = #fileID, line: UInt = #line
 ) -> Future<(repeat each V), any Error> {
     preconditionFailure("unavailable")
 }
@@ -218,8 +212,7 @@ extension Future {
     @inlinable
     public static func all(
         _ futures: [Future<Value, Failure>],
-        fileID: StaticString = #fileID,
-        line: UInt = #line
+        fileID: StaticString = #fileID, line: UInt = #line
     ) -> Future<[Value], Failure> {
         if let decided = _allDecidedAtOnce(futures, fileID: fileID, line: line) { return decided }
         return _allConnected(futures, fileID: fileID, line: line)
@@ -230,8 +223,7 @@ extension Future {
     @inlinable
     static func _allDecidedAtOnce(
         _ futures: [Future<Value, Failure>],
-        fileID: StaticString,
-        line: UInt
+        fileID: StaticString, line: UInt
     ) -> Future<[Value], Failure>? {
         // Checked before any allocation: a pending `all`, the common case, leaves here.
         guard !futures.isEmpty, futures.allSatisfy({ $0._isResolvedForDerivingAtOnce }) else { return nil }
@@ -259,8 +251,7 @@ extension Future {
     @inlinable
     static func _allConnected(
         _ futures: [Future<Value, Failure>],
-        fileID: StaticString,
-        line: UInt
+        fileID: StaticString, line: UInt
     ) -> Future<[Value], Failure> {
         guard !futures.isEmpty else {
             return Future<[Value], Failure>(resolved: .success([]), fileID: fileID, line: line)
@@ -308,8 +299,7 @@ extension Future {
     @inlinable
     public static func first(
         of futures: [Future<Value, Failure>],
-        fileID: StaticString = #fileID,
-        line: UInt = #line
+        fileID: StaticString = #fileID, line: UInt = #line
     ) -> Future<Value, Failure> {
         // Inlinable: each callback specialized for the caller's types (as `all`'s).
         guard !futures.isEmpty else { _firstOfNoFutures(fileID: fileID, line: line) }

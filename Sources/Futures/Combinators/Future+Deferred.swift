@@ -31,7 +31,5 @@ extension Future {
     /// ```swift
     /// let title = page.deferred.title    // Future<String, any Error>
     /// ```
-    public var deferred: DeferredMembers<Value, Failure> {
-        DeferredMembers(future: self)
-    }
+    public var deferred: DeferredMembers<Value, Failure> { DeferredMembers(future: self) }
 }

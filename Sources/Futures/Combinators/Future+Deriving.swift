@@ -10,8 +10,7 @@ extension Future {
     convenience init(
         derivingFrom sources: [_FutureCore],
         readersStartLazyWork: Bool = false,
-        fileID: StaticString,
-        line: UInt,
+        fileID: StaticString, line: UInt,
         connect: @escaping @Sendable (Future<Value, Failure>) -> Void
     ) {
         let lazy = sources.contains { $0._kind.isLazy }
@@ -86,9 +85,7 @@ extension Future {
 
     /// `startWithoutBlocking`, for inlinable code.
     @usableFromInline
-    func _startWithoutBlocking() {
-        startWithoutBlocking()
-    }
+    func _startWithoutBlocking() { startWithoutBlocking() }
 
     /// Calls `body` with the result once resolved, as `_onResolution` does.
     @inlinable
@@ -137,9 +134,7 @@ extension FutureLinks {
 
     /// Links with no source yet, for a child resolved when made that may `_wait(on:)`.
     @inlinable
-    static var emptySources: FutureLinks {
-        .holding(DerivedLinks(upstreams: [], connect: nil))
-    }
+    static var emptySources: FutureLinks { .holding(DerivedLinks(upstreams: [], connect: nil)) }
 }
 
 extension _FutureCore {
@@ -172,7 +167,5 @@ extension _FutureCore {
 
     /// `wait(on:)`, for inlinable code.
     @usableFromInline
-    final func _wait(on source: _FutureCore) {
-        wait(on: source)
-    }
+    final func _wait(on source: _FutureCore) { wait(on: source) }
 }

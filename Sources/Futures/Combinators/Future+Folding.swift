@@ -23,8 +23,7 @@ extension Future {
     @inlinable
     public func fold<Element: Sendable>(
         _ futures: [Future<Element, Failure>],
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         with combine: @escaping @Sendable (Value, Element) throws(Failure) -> Future<Value, Failure>
     ) -> Future<Value, Failure> {
         var running: Future<Value, Failure> = self
@@ -74,8 +73,7 @@ extension Future {
     @inlinable
     public func fold<Element: Sendable>(
         _ futures: [Future<Element, Failure>],
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         with combine: @escaping @Sendable (Value, Element) -> Future<Value, Failure>
     ) -> Future<Value, Failure> {
         fold(futures, fileID: fileID, line: line) { (value, element) throws(Failure) in combine(value, element) }
@@ -104,8 +102,7 @@ extension Future {
     public static func reduce<Element: Sendable>(
         _ initial: Value,
         _ futures: [Future<Element, Failure>],
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ next: @escaping @Sendable (Value, Element) throws(Failure) -> Value
     ) -> Future<Value, Failure> {
         reduce(into: initial, futures, fileID: fileID, line: line) { (running: inout Value, element) throws(Failure) in
@@ -130,8 +127,7 @@ extension Future {
     public static func reduce<Element: Sendable>(
         _ initial: Value,
         _ futures: [Future<Element, Failure>],
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ next: @escaping @Sendable (Value, Element) -> Value
     ) -> Future<Value, Failure> {
         reduce(initial, futures, fileID: fileID, line: line) { (running, element) throws(Failure) in
@@ -162,8 +158,7 @@ extension Future {
     public static func reduce<Element: Sendable>(
         into initial: Value,
         _ futures: [Future<Element, Failure>],
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ update: @escaping @Sendable (inout Value, Element) throws(Failure) -> Void
     ) -> Future<Value, Failure> {
         guard !futures.isEmpty else {
@@ -215,8 +210,7 @@ extension Future {
     public static func reduce<Element: Sendable>(
         into initial: Value,
         _ futures: [Future<Element, Failure>],
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ update: @escaping @Sendable (inout Value, Element) -> Void
     ) -> Future<Value, Failure> {
         reduce(into: initial, futures, fileID: fileID, line: line) { (running: inout Value, element) throws(Failure) in

@@ -19,8 +19,7 @@ extension Future {
     @inlinable
     public static func firstSuccess(
         of futures: [Future<Value, Failure>],
-        fileID: StaticString = #fileID,
-        line: UInt = #line
+        fileID: StaticString = #fileID, line: UInt = #line
     ) -> Future<Value, Failure> {
         // Inlinable so each callback is specialized, as `first(of:)`'s.
         guard !futures.isEmpty else { _firstSuccessOfNoFutures(fileID: fileID, line: line) }
@@ -62,7 +61,5 @@ final class _FailureCount: Sendable {
     init() {}
 
     @inlinable
-    func addOne() -> Int {
-        count.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
-    }
+    func addOne() -> Int { count.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue }
 }

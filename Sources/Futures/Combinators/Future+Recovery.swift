@@ -19,8 +19,7 @@ extension Future {
     /// - Returns: A future of this future's value, or of the fallback's result.
     @inlinable @_disfavoredOverload
     public func flatMapError<NewFailure: Error>(
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Failure) throws(NewFailure) -> Future<Value, NewFailure>
     ) -> Future<Value, NewFailure> {
         _derive(fileID: fileID, line: line, atOnce: .linked) { parent, child in
@@ -58,8 +57,7 @@ extension Future {
     /// - Returns: A future of this future's value, or of the fallback's result.
     @inlinable
     public func flatMapError<NewFailure: Error>(
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Failure) -> Future<Value, NewFailure>
     ) -> Future<Value, NewFailure> {
         flatMapError(fileID: fileID, line: line) { (error) throws(NewFailure) in transform(error) }

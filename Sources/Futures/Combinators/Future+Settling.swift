@@ -19,8 +19,7 @@ extension Future {
     @inlinable
     public static func allSettled(
         _ futures: [Future<Value, Failure>],
-        fileID: StaticString = #fileID,
-        line: UInt = #line
+        fileID: StaticString = #fileID, line: UInt = #line
     ) -> Future<[Result<Value, Failure>], Never> {
         guard !futures.isEmpty else {
             return Future<[Result<Value, Failure>], Never>(resolved: .success([]), fileID: fileID, line: line)

@@ -20,8 +20,7 @@ extension Future {
     /// - Returns: A future that fails with this future's error, if any.
     @inlinable
     public func map<NewValue: Sendable>(
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Value) -> NewValue
     ) -> Future<NewValue, Failure> {
         _map(fileID: fileID, line: line, transform)
@@ -44,8 +43,7 @@ extension Future {
     @_disfavoredOverload
     @inlinable
     public func map<NewValue: Sendable>(
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Value) throws(Failure) -> NewValue
     ) -> Future<NewValue, Failure> {
         _map(fileID: fileID, line: line, transform)
@@ -66,8 +64,7 @@ extension Future {
     /// - Returns: A future that fails with the first error on the way.
     @inlinable
     public func flatMap<NewValue: Sendable>(
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Value) -> Future<NewValue, Failure>
     ) -> Future<NewValue, Failure> {
         _flatMap(fileID: fileID, line: line, transform)
@@ -90,8 +87,7 @@ extension Future {
     @_disfavoredOverload
     @inlinable
     public func flatMap<NewValue: Sendable>(
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Value) throws(Failure) -> Future<NewValue, Failure>
     ) -> Future<NewValue, Failure> {
         _flatMap(fileID: fileID, line: line, transform)
@@ -111,8 +107,7 @@ extension Future {
     @_disfavoredOverload
     @inlinable
     public func flatMap<NewValue: Sendable>(
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Value) -> Future<NewValue, Never>
     ) -> Future<NewValue, Failure> {
         _flatMap(fileID: fileID, line: line, transform)
@@ -130,8 +125,7 @@ extension Future {
     /// - Returns: A future with the same value, or the transformed error.
     @inlinable
     public func mapError<NewFailure: Error>(
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Failure) -> NewFailure
     ) -> Future<Value, NewFailure> {
         if _isResolvedForDerivingAtOnce,
@@ -180,8 +174,7 @@ extension Future {
     /// - Returns: A future with this future's value, or the recovered one.
     @inlinable
     public func recover<NewFailure: Error>(
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Failure) throws(NewFailure) -> Value
     ) -> Future<Value, NewFailure> {
         if _isResolvedForDerivingAtOnce,

@@ -1,8 +1,6 @@
 extension _FutureCore {
     /// `DerivedLinks.readersStartLazyWork`; an immutable field, read without the lock.
-    final var readersStartLazyWork: Bool {
-        _withLinksBorrowed { $0.readersStartLazyWork } ?? false
-    }
+    final var readersStartLazyWork: Bool { _withLinksBorrowed { $0.readersStartLazyWork } ?? false }
 
     /// Whether derived futures hold this one strongly (`Upstream`): a lazy future (nothing else
     /// keeps it) or a background one on Futures' own pool (it always resolves: no lasting cycle).

@@ -31,9 +31,7 @@ class ChildStep<Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure:
     }
 
     @inlinable
-    final func attach(_ child: Future<NewValue, NewFailure>) {
-        self.child = child
-    }
+    final func attach(_ child: Future<NewValue, NewFailure>) { self.child = child }
 
     /// On first demand (`connectsOnDemand`): attaches `owner`, a lazy source's child, and parks
     /// the step. Attached only now, so an unread child makes no cycle with its step.

@@ -39,19 +39,13 @@ struct Upstream {
         }
     }
 
-    private init(unlinked: Void) {
-        link = .unlinked
-    }
+    private init(unlinked: Void) { link = .unlinked }
 
     /// A strong link whatever the kind (moved from one already strong: `takePaired`).
-    init(holding future: _FutureCore) {
-        link = .owned(future)
-    }
+    init(holding future: _FutureCore) { link = .owned(future) }
 
     /// An empty link: a free slot (`replaceSource(inSlot:with:)`).
-    init() {
-        link = nil
-    }
+    init() { link = nil }
 
     /// The source, unless freed.
     var future: _FutureCore? {

@@ -4,9 +4,7 @@
 final class WatchedReference<Object: AnyObject & Sendable>: Sendable {
     weak let object: Object?
 
-    init(_ object: Object) {
-        self.object = object
-    }
+    init(_ object: Object) { self.object = object }
 }
 
 /// A derived future's weak link to a source.

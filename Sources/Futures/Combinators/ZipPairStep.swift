@@ -120,9 +120,7 @@ final class _ZipPairStep: DerivedLinks, DerivedStep, @unchecked Sendable {
         }
     }
 
-    override func pairedSource() -> _FutureCore? {
-        second.future
-    }
+    override func pairedSource() -> _FutureCore? { second.future }
 
     override func takePaired(more: inout [Upstream], detachments: inout [Detachment]) {
         // A watched second is dropped under the lock: that frees no future.

@@ -15,8 +15,7 @@ extension Future {
     /// - Returns: A future resolved with the task's outcome.
     public static func task(
         priority: TaskPriority? = nil,
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ work: @escaping @Sendable () async throws(Failure) -> Value
     ) -> Future<Value, Failure> {
         let promise = Promise<Value, Failure>(fileID: fileID, line: line)
@@ -50,8 +49,7 @@ extension Future {
     ///   - line: Leave the default.
     /// - Returns: A future resolved by the first call of the handler.
     public static func wrap(
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ start: (_ complete: @escaping @Sendable (Result<Value, Failure>) -> Void) -> Void
     ) -> Future<Value, Failure> {
         let promise = Promise<Value, Failure>(fileID: fileID, line: line)
@@ -134,8 +132,7 @@ extension Future where Failure == any Error {
     ///   - line: Leave the default.
     /// - Returns: A future resolved by the first call of the handler.
     public static func wrap(
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ start: (_ complete: @escaping @Sendable (Value?, (any Error)?) -> Void) -> Void
     ) -> Future<Value, any Error> {
         let promise = Promise<Value, any Error>(fileID: fileID, line: line)

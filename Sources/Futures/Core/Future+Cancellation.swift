@@ -22,9 +22,7 @@ extension Future where Failure == any Error {
     /// ```swift
     /// if search.isCancelled { clearResults() }
     /// ```
-    public var isCancelled: Bool {
-        _isCancelled
-    }
+    public var isCancelled: Bool { _isCancelled }
 }
 
 extension Future {
@@ -40,9 +38,7 @@ extension Future {
             "only a future whose error type is 'any Error' can be cancelled, because cancelling resolves it with CancellationError; make it with a closure that says 'throws', or cancel 'future.eraseFailure()', whose readers then stop waiting while this future's work goes on"
     )
     @discardableResult
-    public func cancel() -> Bool {
-        preconditionFailure("unavailable")
-    }
+    public func cancel() -> Bool { preconditionFailure("unavailable") }
 }
 
 extension Future where Value == Never, Failure == Never {
@@ -51,9 +47,7 @@ extension Future where Value == Never, Failure == Never {
     /// ```swift
     /// let done = BackgroundFuture { for chunk in chunks where !Future.isCurrentWorkCancelled { process(chunk) } }
     /// ```
-    public static var isCurrentWorkCancelled: Bool {
-        CurrentWork.innermost?._isCancelled ?? false
-    }
+    public static var isCurrentWorkCancelled: Bool { CurrentWork.innermost?._isCancelled ?? false }
 
     /// Throws `CancellationError` if the future whose work runs on this thread was cancelled.
     ///

@@ -18,8 +18,7 @@ extension Future where Failure == Never {
     @inlinable
     public func setFailureType<NewFailure: Error>(
         to failureType: NewFailure.Type,
-        fileID: StaticString = #fileID,
-        line: UInt = #line
+        fileID: StaticString = #fileID, line: UInt = #line
     ) -> Future<Value, NewFailure> {
         if let same = self as? Future<Value, NewFailure> { return same }
         return _map(fileID: fileID, line: line) { $0 }

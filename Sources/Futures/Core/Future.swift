@@ -26,8 +26,7 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
         kind: FutureKind,
         links: FutureLinks = .none,
         work: (@Sendable () throws(Failure) -> Value)?,
-        fileID: StaticString,
-        line: UInt
+        fileID: StaticString, line: UInt
     ) {
         super.init(
             slot: work.map { .work($0) } ?? .empty,
@@ -42,8 +41,7 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
         kind: FutureKind,
         links: FutureLinks = .none,
         work: __owned @escaping @Sendable () throws(Failure) -> Value,
-        fileID: StaticString,
-        line: UInt
+        fileID: StaticString, line: UInt
     ) {
         super.init(
             slot: .work(work), state: .initial(kind: kind, links: links, fileID: fileID, line: line),
@@ -60,13 +58,9 @@ public class Future<Value: Sendable, Failure: Error>: _FutureWithSlot<_FutureSlo
         super.init(slot: _FutureSlot(result), state: state, links: .site(fileID))
     }
 
-    override final func _resolveWaitingOnItself() {
-        _failWaitingOnItself()
-    }
+    override final func _resolveWaitingOnItself() { _failWaitingOnItself() }
 
-    override final func _erasedFailureOfResolved() -> (any Error)? {
-        _erasedFailure
-    }
+    override final func _erasedFailureOfResolved() -> (any Error)? { _erasedFailure }
 
     // MARK: Reading
 

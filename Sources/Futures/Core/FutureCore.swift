@@ -28,9 +28,7 @@ public class _FutureCore: @unchecked Sendable {
 
     /// Releases what `holding(_:)` retained. Out of line so the deinit stays small enough to inline.
     @inline(never)
-    private final func _releaseLinks() {
-        _links.sources?.takeRetainedValue().releaseIteratively()
-    }
+    private final func _releaseLinks() { _links.sources?.takeRetainedValue().releaseIteratively() }
 
     /// The scheduler of a background future's context; `nil` for any other future.
     @usableFromInline var _contextScheduler: ContextScheduler? { nil }
@@ -53,9 +51,7 @@ public class _FutureCore: @unchecked Sendable {
 
     /// Runs the work this thread claimed and resolves the future, for a caller that does not know
     /// its types. ``Future`` overrides it.
-    func _runClaimedWorkErased() {
-        preconditionFailure("\(_description) has no work to run")
-    }
+    func _runClaimedWorkErased() { preconditionFailure("\(_description) has no work to run") }
 
     /// The resolved future's failure as `any Error`, `nil` on success: for code that does not know
     /// the value type (a `zip`'s parameter-pack sources). A success is read from the word alone.
@@ -64,9 +60,7 @@ public class _FutureCore: @unchecked Sendable {
         _hasSucceeded ? nil : _erasedFailureOfResolved()
     }
 
-    func _erasedFailureOfResolved() -> (any Error)? {
-        preconditionFailure("\(_description) has no outcome to read")
-    }
+    func _erasedFailureOfResolved() -> (any Error)? { preconditionFailure("\(_description) has no outcome to read") }
 
     /// Resolves a derived future that was given itself to wait for (a `flatMap` returning its own
     /// result): ``Future`` fails it with ``FutureCycleError``, or traps if its error type cannot
@@ -79,9 +73,7 @@ public class _FutureCore: @unchecked Sendable {
 
     /// Moves `pending` to `running`; the winning thread owns the work and must run it.
     @inlinable
-    final func _claim() -> Bool {
-        _claim(from: StateWord(raw: _state.load(ordering: .acquiring)))
-    }
+    final func _claim() -> Bool { _claim(from: StateWord(raw: _state.load(ordering: .acquiring))) }
 
     /// `_claim()` from a word just loaded. Always inlined to keep the read loop tight
     /// (gated: resolved read).
@@ -98,9 +90,7 @@ public class _FutureCore: @unchecked Sendable {
     /// Takes a background future's work out of its context's unclaimed jobs (claimed, or dropped
     /// by a completion from `pending`): the one place it leaves the count.
     @inlinable
-    final func _leftTheQueue() {
-        _contextScheduler?.counts.jobLeftTheQueue()
-    }
+    final func _leftTheQueue() { _contextScheduler?.counts.jobLeftTheQueue() }
 
     /// Publishes `resolved` after the outcome was written in `completing`, and wakes waiters.
     /// Called once, by the thread that won `beginCompletion`. `droppingLinks`: a derived future
@@ -182,9 +172,7 @@ struct FutureLinks: Sendable {
     @inlinable static var none: FutureLinks { FutureLinks(bits: noneTag << tagShift) }
 
     @inlinable
-    static func holding(_ links: DerivedLinks) -> FutureLinks {
-        .sources(.passRetained(links))
-    }
+    static func holding(_ links: DerivedLinks) -> FutureLinks { .sources(.passRetained(links)) }
 
     /// A derived future's sources, retained by hand (`holding(_:)`, released in the deinit) and
     /// read borrowed (`_withLinksBorrowed`), so a read costs no retain/release pair.
@@ -216,9 +204,7 @@ struct FutureLinks: Sendable {
     @inlinable var isNone: Bool { tag == Self.noneTag }
 
     @inlinable
-    func orSite(_ fileID: StaticString) -> FutureLinks {
-        isNone ? .site(fileID) : self
-    }
+    func orSite(_ fileID: StaticString) -> FutureLinks { isNone ? .site(fileID) : self }
 }
 
 extension _FutureCore {

@@ -97,7 +97,5 @@ extension Promise where Value == Void {
     /// - Returns: `true` if this call completed the promise; `false` if it was already complete.
     @inlinable
     @discardableResult
-    public func succeed() -> Bool {
-        future._complete(with: .success(()))
-    }
+    public func succeed() -> Bool { future._complete(with: .success(())) }
 }

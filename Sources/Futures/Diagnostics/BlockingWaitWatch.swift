@@ -16,9 +16,7 @@ enum MainThread {
 /// A thread running a Swift task, off the main thread; a blocking read there holds one of the
 /// pool's few threads (the pool adds none when they block).
 enum CooperativeThread {
-    static var isCurrent: Bool {
-        !MainThread.isCurrent && withUnsafeCurrentTask { $0 != nil }
-    }
+    static var isCurrent: Bool { !MainThread.isCurrent && withUnsafeCurrentTask { $0 != nil } }
 }
 
 enum WatchedThread: Hashable {
@@ -180,8 +178,6 @@ struct ReaderRunWatch {
             sites.withLock { $0.insert(Key(site: site(of: future), thread: thread)).inserted }
         }
 
-        private static func site(of future: _FutureCore) -> UInt64 {
-            future._word.raw >> 8
-        }
+        private static func site(of future: _FutureCore) -> UInt64 { future._word.raw >> 8 }
     }
 #endif

@@ -20,9 +20,7 @@ public struct FutureCycleError: Error, Hashable, CustomStringConvertible {
     /// ```swift
     /// throw FutureCycleError(site: "App/Loop.swift:2")
     /// ```
-    public init(site: String) {
-        self.site = site
-    }
+    public init(site: String) { self.site = site }
 
     /// What happened and where.
     public var description: String {

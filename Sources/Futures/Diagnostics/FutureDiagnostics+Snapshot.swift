@@ -151,9 +151,7 @@ extension FutureDiagnostics {
     /// ```swift
     /// print("tasks waiting for futures: \(FutureDiagnostics.suspendedTasks)")
     /// ```
-    public static var suspendedTasks: Int {
-        AsyncReaders.suspended.load(ordering: .relaxed)
-    }
+    public static var suspendedTasks: Int { AsyncReaders.suspended.load(ordering: .relaxed) }
 
     private struct Found {
         let future: _FutureCore

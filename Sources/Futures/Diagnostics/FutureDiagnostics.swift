@@ -126,7 +126,5 @@ public enum FutureDiagnostics {
         handler(report)
     }
 
-    static func writeToStandardError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
-    }
+    static func writeToStandardError(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
 }

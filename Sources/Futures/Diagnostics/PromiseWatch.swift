@@ -6,9 +6,7 @@
         // this object) can ask whether its reference is the last.
         private(set) var future: Future<Value, Failure>
 
-        init(_ future: Future<Value, Failure>) {
-            self.future = future
-        }
+        init(_ future: Future<Value, Failure>) { self.future = future }
 
         deinit {
             guard !isCompleted else { return }

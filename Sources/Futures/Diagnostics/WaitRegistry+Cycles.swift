@@ -43,9 +43,7 @@ struct WaitCycle {
     }
 
     /// "BackgroundFuture<Int> created at App/Loader.swift:42".
-    static func name(_ future: _FutureCore) -> String {
-        "\(future._description) created at \(future._creationSite)"
-    }
+    static func name(_ future: _FutureCore) -> String { "\(future._description) created at \(future._creationSite)" }
 }
 
 extension WaitRegistry {

@@ -29,8 +29,7 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
     @inlinable
     public convenience init(
         on context: ExecutionContext = .global(),
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ work: @escaping @Sendable () throws(Failure) -> Value
     ) {
         self.init(context: context, pinned: false, fileID: fileID, line: line, work: work)
@@ -53,8 +52,7 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
     public convenience init(
         after delay: Duration,
         on context: ExecutionContext = .global(),
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ work: @escaping @Sendable () throws(Failure) -> Value
     ) {
         let timer = ExecutionContext { job in
@@ -71,8 +69,7 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
     init(
         context: ExecutionContext,
         pinned: Bool,
-        fileID: StaticString,
-        line: UInt,
+        fileID: StaticString, line: UInt,
         work: @escaping @Sendable () throws(Failure) -> Value
     ) {
         let scheduler = context.scheduler

@@ -25,8 +25,7 @@ public final class LazyFuture<Value: Sendable, Failure: Error>: Future<Value, Fa
     ///   - line: Leave the default.
     @inlinable
     public init(
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ work: @escaping @Sendable () throws(Failure) -> Value
     ) {
         super.init(kind: .lazy, work: work, fileID: fileID, line: line)

@@ -41,8 +41,7 @@ public struct Lazy<Value: Sendable>: Sendable {
     ///   - line: Leave the default.
     public init(
         wrappedValue: @autoclosure @escaping @Sendable () -> Value,
-        fileID: StaticString = #fileID,
-        line: UInt = #line
+        fileID: StaticString = #fileID, line: UInt = #line
     ) {
         projectedValue = LazyFuture(fileID: fileID, line: line, wrappedValue)
     }
@@ -54,9 +53,7 @@ public struct Lazy<Value: Sendable>: Sendable {
     /// ```
     /// - Important: Blocks while the value is computed, by this read or another thread's. From async
     ///   code read `await $name.get()`; the compiler cannot flag a wrapped property read.
-    public var wrappedValue: Value {
-        projectedValue.value
-    }
+    public var wrappedValue: Value { projectedValue.value }
 }
 
 /// A property whose value is computed in the background, starting when the property is
@@ -96,8 +93,7 @@ public struct Background<Value: Sendable>: Sendable {
     public init(
         wrappedValue: @autoclosure @escaping @Sendable () -> Value,
         on context: ExecutionContext = .global(),
-        fileID: StaticString = #fileID,
-        line: UInt = #line
+        fileID: StaticString = #fileID, line: UInt = #line
     ) {
         projectedValue = BackgroundFuture(on: context, fileID: fileID, line: line, wrappedValue)
     }
@@ -109,7 +105,5 @@ public struct Background<Value: Sendable>: Sendable {
     /// ```
     /// - Important: Blocks until the work finishes. From async code read `await $name.get()`; the
     ///   compiler cannot flag a wrapped property read.
-    public var wrappedValue: Value {
-        projectedValue.value
-    }
+    public var wrappedValue: Value { projectedValue.value }
 }

@@ -56,8 +56,7 @@ public final class Agent<Object>: @unchecked Sendable {
     /// - Returns: A future of what `work` returns.
     @discardableResult
     public func async<Result: Sendable, Failure: Error>(
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ work: @escaping @Sendable (inout Object) throws(Failure) -> Result
     ) -> BackgroundFuture<Result, Failure> {
         BackgroundFuture(context: .queue(queue), pinned: true, fileID: fileID, line: line) {

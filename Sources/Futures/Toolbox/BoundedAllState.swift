@@ -135,9 +135,7 @@ struct BoundedAllState: Sendable {
 final class BoundedAllMaker: Sendable {
     let make: @Sendable (Int) -> _FutureCore
 
-    init(_ make: @escaping @Sendable (Int) -> _FutureCore) {
-        self.make = make
-    }
+    init(_ make: @escaping @Sendable (Int) -> _FutureCore) { self.make = make }
 }
 
 /// The item the pumping thread makes next, and its reserved slot.

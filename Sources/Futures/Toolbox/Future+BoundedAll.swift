@@ -28,8 +28,7 @@ extension Future {
     public static func all<Item: Sendable>(
         _ items: some Sequence<Item>,
         maxConcurrent: Int,
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ makeFuture: @escaping @Sendable (Item) -> Future<Value, Failure>
     ) -> Future<[Value], Failure> {
         guard maxConcurrent >= 1 else { BoundedAllRun.badMaxConcurrent(maxConcurrent, fileID: fileID, line: line) }

@@ -18,8 +18,7 @@ extension Future {
     /// - Returns: A future with this future's result, late.
     public func delayed(
         by delay: Duration,
-        fileID: StaticString = #fileID,
-        line: UInt = #line
+        fileID: StaticString = #fileID, line: UInt = #line
     ) -> Future<Value, Failure> {
         _derive(fileID: fileID, line: line) { parent, child in
             let result = parent._result

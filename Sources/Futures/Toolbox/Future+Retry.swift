@@ -44,8 +44,7 @@ extension Future {
         maxDelay: Duration? = nil,
         jitter: Double = 0,
         when condition: @escaping @Sendable (Failure) -> Bool = { _ in true },
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
+        fileID: StaticString = #fileID, line: UInt = #line,
         _ makeFuture: @escaping @Sendable () -> Future<Value, Failure>
     ) -> Future<Value, Failure> {
         guard attempts >= 1 else {

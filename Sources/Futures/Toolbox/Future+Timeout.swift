@@ -33,8 +33,7 @@ extension Future {
     @inlinable
     public func timeout(
         after duration: Duration,
-        fileID: StaticString = #fileID,
-        line: UInt = #line
+        fileID: StaticString = #fileID, line: UInt = #line
     ) -> Future<Value, any Error> {
         _timeout(
             after: duration, cancellingSource: false, fileID: fileID, line: line, failure: { $0 }, timedOut: { $0 })
@@ -59,8 +58,7 @@ extension Future {
     public func timeout(
         after duration: Duration,
         failingWith error: Failure,
-        fileID: StaticString = #fileID,
-        line: UInt = #line
+        fileID: StaticString = #fileID, line: UInt = #line
     ) -> Future<Value, Failure> {
         _timeout(
             after: duration, cancellingSource: false, fileID: fileID, line: line, failure: { $0 },
@@ -72,8 +70,7 @@ extension Future {
     func _timeout<NewFailure: Error>(
         after duration: Duration,
         cancellingSource: Bool,
-        fileID: StaticString,
-        line: UInt,
+        fileID: StaticString, line: UInt,
         failure: @escaping @Sendable (Failure) -> NewFailure,
         timedOut: @escaping @Sendable (FutureTimeoutError) -> NewFailure
     ) -> Future<Value, NewFailure> {
@@ -139,8 +136,7 @@ extension Future where Failure == any Error {
     public func timeout(
         after duration: Duration,
         cancellingSource: Bool,
-        fileID: StaticString = #fileID,
-        line: UInt = #line
+        fileID: StaticString = #fileID, line: UInt = #line
     ) -> Future<Value, any Error> {
         _timeout(
             after: duration, cancellingSource: cancellingSource, fileID: fileID, line: line,

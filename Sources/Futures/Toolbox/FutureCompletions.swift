@@ -19,9 +19,7 @@ public struct FutureCompletions<Value: Sendable, SourceFailure: Error>: AsyncSeq
     @usableFromInline let futures: [Future<Value, SourceFailure>]
 
     @usableFromInline
-    init(futures: [Future<Value, SourceFailure>]) {
-        self.futures = futures
-    }
+    init(futures: [Future<Value, SourceFailure>]) { self.futures = futures }
 
     /// Makes an iterator over the results.
     ///
@@ -30,9 +28,7 @@ public struct FutureCompletions<Value: Sendable, SourceFailure: Error>: AsyncSeq
     /// let first = await results.next()   // fast's result
     /// ```
     @inlinable
-    public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(futures: futures)
-    }
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(futures: futures) }
 
     /// Delivers the results of the futures in the order they resolve.
     ///
@@ -56,9 +52,7 @@ public struct FutureCompletions<Value: Sendable, SourceFailure: Error>: AsyncSeq
         /// let result = await iterator.next()
         /// ```
         @inlinable
-        public mutating func next() async -> Element? {
-            await next(isolation: nil)
-        }
+        public mutating func next() async -> Element? { await next(isolation: nil) }
 
         /// The next result to arrive, or `nil` after the last, or once the task is cancelled;
         /// runs on the caller's actor.
@@ -95,9 +89,7 @@ final class CompletionQueue: Sendable {
     private let state: LockedBox<State>
 
     @usableFromInline
-    init(count: Int) {
-        state = LockedBox(State(remaining: count))
-    }
+    init(count: Int) { state = LockedBox(State(remaining: count)) }
 
     /// Registers a callback on each future, then starts the lazy ones.
     @usableFromInline

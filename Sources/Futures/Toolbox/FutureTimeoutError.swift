@@ -26,7 +26,5 @@ public struct FutureTimeoutError: Error, Hashable, CustomStringConvertible {
     }
 
     /// What happened and where: "timed out after 5.0 seconds (the timeout made at Loader.swift:42)".
-    public var description: String {
-        "timed out after \(timeout) (the timeout made at \(site))"
-    }
+    public var description: String { "timed out after \(timeout) (the timeout made at \(site))" }
 }

@@ -30,17 +30,13 @@ final class ParkedReaderWakeUp: Sendable {
     }
 
     /// Before a walk: forgets a wake-up the walk will see.
-    func reset() {
-        woken.store(false, ordering: .releasing)
-    }
+    func reset() { woken.store(false, ordering: .releasing) }
 
     /// Whether a link above changed since the last walk; read under the reader's stripe lock.
     var isWoken: Bool { woken.load(ordering: .acquiring) }
 
     /// The wait is over: links holding this may drop it.
-    func finish() {
-        finished.store(true, ordering: .releasing)
-    }
+    func finish() { finished.store(true, ordering: .releasing) }
 
     var isFinished: Bool { finished.load(ordering: .acquiring) }
 

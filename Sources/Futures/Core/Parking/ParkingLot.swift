@@ -35,9 +35,7 @@ enum ParkingLot {
         func broadcast() { condition.broadcast() }
 
         /// Parks with the lock held until a broadcast (or spuriously), at most `duration`.
-        func wait(for duration: Duration) {
-            _ = mutex.wait(on: condition, until: .after(duration))
-        }
+        func wait(for duration: Duration) { _ = mutex.wait(on: condition, until: .after(duration)) }
     }
 
     /// The number of stripes is `1 << stripeBits`.
@@ -80,13 +78,9 @@ enum ParkingLot {
     }
 
     /// The stripe of `object`, by a Fibonacci hash of its address (heap addresses share low bits).
-    static func stripe(for object: AnyObject) -> Stripe {
-        stripe(forKey: ObjectIdentifier(object))
-    }
+    static func stripe(for object: AnyObject) -> Stripe { stripe(forKey: ObjectIdentifier(object)) }
 
-    static func stripe(forKey key: ObjectIdentifier) -> Stripe {
-        stripeTable[index(ofKey: key)].takeUnretainedValue()
-    }
+    static func stripe(forKey key: ObjectIdentifier) -> Stripe { stripeTable[index(ofKey: key)].takeUnretainedValue() }
 
     /// Runs `body` with `key`'s stripe, unretained.
     @inline(__always)
