@@ -75,9 +75,8 @@ public class _FutureCore: @unchecked Sendable {
     @inlinable
     final func _claim() -> Bool { _claim(from: StateWord(raw: _state.load(ordering: .acquiring))) }
 
-    /// `_claim()` from a word just loaded. Always inlined to keep the read loop tight
-    /// (gated: resolved read).
-    @inlinable @inline(__always)
+    /// `_claim()` from a word just loaded.
+    @inlinable
     final func _claim(from seen: StateWord) -> Bool {
         let word = _state.transition(from: seen) { word -> StateWord? in
             word.claim() == .won ? word : nil
