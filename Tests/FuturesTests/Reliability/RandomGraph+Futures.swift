@@ -46,6 +46,27 @@ struct GraphExtraChecks: Sendable {
     let unreadWorkRuns: AtomicCounters
     /// Futures derived from those unread lazy futures, by every combinator: none may resolve.
     let unreadDerived: [Future<Int, any Error>]
+    /// How many objects captured by each node's closures (work, transforms, inner futures'
+    /// work, callbacks) are alive: once every node has resolved and every callback has run, a
+    /// future that still holds one keeps a closure it no longer needs.
+    let liveCaptures: AtomicCounters
+}
+
+/// An object a node's closures capture, counted alive per node in `GraphExtraChecks.liveCaptures`.
+final class CapturedWitness: Sendable {
+    private let node: Int
+    private let live: AtomicCounters
+
+    init(node: Int, live: AtomicCounters) {
+        self.node = node
+        self.live = live
+        live.increment(node)
+    }
+
+    deinit { live.decrement(node) }
+
+    /// Used inside a closure so that the closure captures the witness.
+    func keep() {}
 }
 
 /// The contexts the graph's callbacks run on, made once.
@@ -78,6 +99,7 @@ extension RandomGraph {
         let orderViolations = AtomicCounters(count: count)
         let addedBeforeResolution = AtomicCounters(count: count)
         let unreadWorkRuns = AtomicCounters(count: 1)
+        let liveCaptures = AtomicCounters(count: count)
         var unreadDerived: [Future<Int, any Error>] = []
         let allCallbacksRan = Promise<Void, Never>()
         let latePromises = DispatchQueue(label: "random-graph.late-promises")
@@ -87,10 +109,12 @@ extension RandomGraph {
 
         for (index, node) in nodes.enumerated() {
             let future: Future<Int, any Error>
+            let witness = CapturedWitness(node: index, live: liveCaptures)
             switch node.kind {
             case .leaf(let leafKind, _):
                 let outcome = leafStep(index)
                 let work: @Sendable () throws -> Int = {
+                    witness.keep()
                     workRuns.increment(index)
                     return try outcome.result.get()
                 }
@@ -105,6 +129,7 @@ extension RandomGraph {
             case .readingWork(let lazy, let parents, _):
                 let sources = parents.map { futures[$0] }
                 let work: @Sendable () throws -> Int = {
+                    witness.keep()
                     workRuns.increment(index)
                     var outcomes: [Outcome] = []
                     for source in sources {
@@ -117,18 +142,29 @@ extension RandomGraph {
                 future = lazy ? LazyFuture(work) : BackgroundFuture(work)
             case .map(let parent):
                 future = futures[parent].map { value throws -> Int in
+                    witness.keep()
                     transformRuns.increment(index)
                     return try mapStep(index, value).result.get()
                 }
             case .flatMap(let parent, let innerKind):
                 future = futures[parent].flatMap { value throws -> Future<Int, any Error> in
+                    witness.keep()
                     transformRuns.increment(index)
                     if let failure = flatMapTransformStep(index, value) { _ = try failure.result.get() }
                     innerFutures.increment(0)
                     let inner = flatMapInnerStep(index, value)
+                    let innerWitness = CapturedWitness(node: index, live: liveCaptures)
                     switch innerKind {
-                    case .lazy: return LazyFuture { () throws -> Int in try inner.result.get() }
-                    case .background: return BackgroundFuture { () throws -> Int in try inner.result.get() }
+                    case .lazy:
+                        return LazyFuture { () throws -> Int in
+                            innerWitness.keep()
+                            return try inner.result.get()
+                        }
+                    case .background:
+                        return BackgroundFuture { () throws -> Int in
+                            innerWitness.keep()
+                            return try inner.result.get()
+                        }
                     case .resolvedPromise:
                         let promise = Promise<Int, any Error>()
                         promise.complete(with: inner.result)
@@ -141,11 +177,13 @@ extension RandomGraph {
                 }
             case .mapError(let parent):
                 future = futures[parent].mapError { error -> any Error in
+                    witness.keep()
                     transformRuns.increment(index)
                     return mapErrorStep(Outcome(.failure(error))).result.failureValue
                 }
             case .recover(let parent):
                 future = futures[parent].recover { (error: any Error) throws -> Int in
+                    witness.keep()
                     transformRuns.increment(index)
                     return try recoverStep(index, Outcome(.failure(error))).result.get()
                 }
@@ -153,29 +191,40 @@ extension RandomGraph {
                 let sources = parents.map { futures[$0] }
                 if sources.count == 2 {
                     future = zip(sources[0], sources[1]).map { pair throws -> Int in
-                        try combineStep(index, [.value(pair.0), .value(pair.1)]).result.get()
+                        witness.keep()
+                        return try combineStep(index, [.value(pair.0), .value(pair.1)]).result.get()
                     }
                 } else {
                     future = zip(sources[0], sources[1], sources[2]).map { triple throws -> Int in
-                        try combineStep(index, [.value(triple.0), .value(triple.1), .value(triple.2)]).result.get()
+                        witness.keep()
+                        return try combineStep(index, [.value(triple.0), .value(triple.1), .value(triple.2)]).result.get()
                     }
                 }
             case .all(let parents):
                 future = Future.all(parents.map { futures[$0] }).map { values throws -> Int in
-                    try combineStep(index, values.map { .value($0) }).result.get()
+                    witness.keep()
+                    return try combineStep(index, values.map { .value($0) }).result.get()
                 }
             case .first(let parents):
                 future = Future.first(of: parents.map { futures[$0] })
             case .flatMapError(let parent, let lazyInner):
                 future = futures[parent].flatMapError { (error: any Error) -> Future<Int, any Error> in
+                    witness.keep()
                     transformRuns.increment(index)
                     let inner = flatMapErrorStep(index, Outcome(.failure(error)))
-                    if lazyInner { return LazyFuture { () throws -> Int in try inner.result.get() } }
+                    let innerWitness = CapturedWitness(node: index, live: liveCaptures)
+                    if lazyInner {
+                        return LazyFuture { () throws -> Int in
+                            innerWitness.keep()
+                            return try inner.result.get()
+                        }
+                    }
                     return Future(result: inner.result)
                 }
             case .allSettled(let parents):
                 future = Future.allSettled(parents.map { futures[$0] }).map { results throws -> Int in
-                    try settledStep(index, results.map(Outcome.init(_:))).result.get()
+                    witness.keep()
+                    return try settledStep(index, results.map(Outcome.init(_:))).result.get()
                 }
             case .firstSuccess(let parents):
                 future = Future.firstSuccess(of: parents.map { futures[$0] })
@@ -183,6 +232,7 @@ extension RandomGraph {
                 let sources = parents.map { futures[$0] }
                 let lastMade = Atomic<Int>(-1)
                 future = Future.all(sources.indices, maxConcurrent: maxConcurrent) { item -> Future<Int, any Error> in
+                    witness.keep()
                     makeCalls.increment(index)
                     // Items in order, each once, and never more than `maxConcurrent` unresolved.
                     if lastMade.exchange(item, ordering: .relaxed) != item - 1 { boundViolations.increment(0) }
@@ -190,11 +240,13 @@ extension RandomGraph {
                     if unresolved >= maxConcurrent { boundViolations.increment(0) }
                     return sources[item]
                 }.map { values throws -> Int in
-                    try combineStep(index, values.map { .value($0) }).result.get()
+                    witness.keep()
+                    return try combineStep(index, values.map { .value($0) }).result.get()
                 }
             case .fold(let parents):
                 let rest = parents.dropFirst().map { futures[$0] }
                 future = futures[parents[0]].fold(rest) { (total, next) -> Future<Int, any Error> in
+                    witness.keep()
                     transformRuns.increment(index)
                     return Future(value: Self.foldStep(total, next))
                 }
@@ -203,6 +255,7 @@ extension RandomGraph {
             if cancellation(of: index) == .atCreation, future.cancel() { cancelWon[index] = 1 }
             let (context, inOrder) = GraphContexts.all[node.salt % GraphContexts.all.count]
             future.onComplete(on: context) { result in
+                witness.keep()
                 callbackOutcomes[index] = Outcome(result).code
                 callbackRuns.increment(index)
                 if callbacksTotal.increment(0) == count { allCallbacksRan.succeed() }
@@ -210,6 +263,7 @@ extension RandomGraph {
             if inOrder {
                 // Promises/A+ 2.2.6: on one serial context, callbacks run in the order they were added.
                 future.onComplete(on: context) { _ in
+                    witness.keep()
                     if callbackRuns[index] != 1 { orderViolations[index] = 1 }
                 }
                 if !future.isResolved { addedBeforeResolution[index] = 1 }
@@ -226,7 +280,7 @@ extension RandomGraph {
             extra: GraphExtraChecks(
                 makeCalls: makeCalls, boundViolations: boundViolations, orderViolations: orderViolations,
                 addedBeforeResolution: addedBeforeResolution,
-                unreadWorkRuns: unreadWorkRuns, unreadDerived: unreadDerived))
+                unreadWorkRuns: unreadWorkRuns, unreadDerived: unreadDerived, liveCaptures: liveCaptures))
     }
 
     /// Futures that combine a lazy future nobody reads with `node`, by each combinator: each is

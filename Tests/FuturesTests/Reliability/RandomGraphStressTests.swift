@@ -94,12 +94,34 @@ struct RandomGraphStressTests {
             random graph seed \(seed) (replay: FUTURES_STRESS_SEED=\(seed)): \(problems.count) problems, the first:
             \(problems.prefix(12).joined(separator: "\n"))
             """)
+        // Every node has resolved and every callback has run: no future may still hold a closure,
+        // so every object the closures captured must go (a pool job or a callback may still be
+        // unwinding, hence the wait; the limit only turns a leak into a failure, not a timing).
+        let leaked = await nodesWithLiveCaptures(built, waitingAtMost: .seconds(10))
+        #expect(
+            leaked.isEmpty,
+            """
+            random graph seed \(seed) (replay: FUTURES_STRESS_SEED=\(seed)): objects captured by the closures of \
+            \(leaked.count) nodes were still alive 10 s after every node resolved and every callback ran \
+            (a future still holds a closure), the first: \(leaked.prefix(10).map { "\($0) \(graph.nodes[$0].kind)" })
+            """)
         reportFigure(
             "random graph seed \(seed): \(graph.futureCount(innerFutures: built.innerFutures[0])) futures "
                 + "(\(graph.nodes.count) nodes), "
                 + "\(observations.count) readers; \(summary.values) values, \(summary.failures) failures, "
                 + "\(summary.cancellations) cancelled (racing cancels won \(summary.racyCancellationsWon), "
                 + "lost \(summary.racyCancellationsLost)); \(ContinuousClock.now - start)")
+    }
+
+    /// The nodes whose closures' captured objects are still alive, once none is or after `limit`.
+    private func nodesWithLiveCaptures(_ built: BuiltGraph, waitingAtMost limit: Duration) async -> [Int] {
+        let live = built.extra.liveCaptures
+        let deadline = ContinuousClock.now + limit
+        while true {
+            let leaked = (0..<live.count).filter { live[$0] != 0 }
+            if leaked.isEmpty || ContinuousClock.now >= deadline { return leaked }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
     }
 
     @Test("the same seed gives the same graph and the same outcomes")

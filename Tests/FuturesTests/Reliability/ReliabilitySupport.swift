@@ -90,6 +90,11 @@ final class AtomicCounters: @unchecked Sendable {
         buffer[index].wrappingAdd(1, ordering: .relaxed).newValue
     }
 
+    /// Takes one from counter `index`.
+    func decrement(_ index: Int) {
+        buffer[index].wrappingSubtract(1, ordering: .relaxed)
+    }
+
     subscript(index: Int) -> Int {
         get { buffer[index].load(ordering: .relaxed) }
         set { buffer[index].store(newValue, ordering: .relaxed) }
