@@ -68,7 +68,7 @@ func issueConcreteSourceFlatMapThenMore() throws(Boom) {
         BackgroundFuture { () throws(Boom) -> Int in 5 }.flatMap { v in LazyFuture { v + 1 } }.map { $0 + 1 },
         Future<Int, Boom>.self)
     expectType(
-        BackgroundFuture { () throws(Boom) -> Int in 5 }.map { $0 + 1 }.flatMap { v in LazyFuture { v + 1 } }.map { $0 },
+        BackgroundFuture { () throws(Boom) -> Int in 5 }.map { $0 * 2 }.flatMap { v in LazyFuture { v } }.map { $0 },
         Future<Int, Boom>.self)
     _ = try LazyFuture { () throws(Boom) -> Int in 5 }.flatMap { v in BackgroundFuture { v * 2 } }.value
     _ = try BackgroundFuture { () throws(Boom) -> Int in 5 }.flatMap { v in LazyFuture { v + 1 } }.result.get()
