@@ -6,29 +6,31 @@
 // `any Error` in Swift 6.3 (swiftlang/swift#80787), so on a concrete source it says `throws(E)`.
 //
 // Swift 6.3 finds overloads differing only in what their closure throws ambiguous, so each that
-// overlaps a more common one is `@_disfavoredOverload`; where two disfavored ones overlap, a third,
-// more specific elsewhere (an inner `Future<_, Never>` or `Future<_, any Error>`), settles it.
+// overlaps a more common one is `@_disfavoredOverload`. Where two disfavored ones overlap, the
+// one only a source of `Never` or of `any Error` reaches lives in a protocol extension
+// (`_FutureReading`, which only `Future` conforms to): the solver ranks a member of the type above
+// a member of a protocol extension whatever their signatures, so the overlap needs no third
+// overload. A third one more specific than the generic rows would break the typed chains: a
+// literal source `BackgroundFuture { () throws(E) in … }` can also be read as failing with
+// `any Error`, and the solver weighs an overload's specificity by the depth of the expression
+// (a `.value` or `.map` after the `flatMap`) against a fixed credit for the narrower error type.
 // Rejections are `@available(*, unavailable)`: picked only when nothing else fits.
 //
-// | Source     | map                                 | flatMap                                        |
-// | ---------- | ----------------------------------- | ---------------------------------------------- |
-// | any F      | (V) -> T ⇒ F                        | (V) -> Future<T, F> ⇒ F                        |
-// |            | (V) throws(F) -> T ⇒ F (disfavored) | (V) throws(F) -> Future<T, F> ⇒ F (disfavored) |
-// |            |                                     | (V) -> Future<T, Never> ⇒ F (disfavored)       |
-// |            | anything else: unavailable          | anything else: unavailable                     |
-// | Never      | (V) throws(E) -> T ⇒ E (disfav.)    | (V) -> Future<T, E> ⇒ E (disfavored)           |
-// |            |                                     | (V) throws(E) -> Future<T, E> ⇒ E (disfavored) |
-// |            |                                     | (V) -> Future<T, any Error> (the overlap)      |
-// | any Error  |                                     | (V) throws -> Future<T, E> ⇒ any Error (dis.)  |
-// |            |                                     | (V) throws -> Future<T, any Error> (overlap)   |
-// |            |                                     | (V) -> Future<T, Never> (the overlap)          |
-// (Overlap overloads are disfavored too.) New closure-taking combinators follow this pattern. A
-// source-making closure (initializer, `Future.task`, `Agent.async`) must not get a non-throwing
-// overload whose error type only the context gives: a literal source in a chain then has two
-// routes to one type (`Future.task { 5 }.flatMap { fetchUser($0) }` is ambiguous); such a source
-// says `throws(E)` or uses `setFailureType(to:)`. Each overload is needed by a form in
-// Tests/CompileForms (docs/design.md, Typing).
-// that fail without each of flatMap's ten.
+// | Source     | map                                 | flatMap                                          |
+// | ---------- | ----------------------------------- | ------------------------------------------------ |
+// | any F      | (V) -> T ⇒ F                        | (V) -> Future<T, F> ⇒ F                          |
+// |            | (V) throws(F) -> T ⇒ F (disfavored) | (V) throws(F) -> Future<T, F> ⇒ F (disfavored)   |
+// |            |                                     | (V) -> Future<T, Never> ⇒ F (disfavored)         |
+// |            | anything else: unavailable          | anything else: unavailable                       |
+// | Never      | (V) throws(E) -> T ⇒ E (disfav.)    | (V) -> Future<T, E> ⇒ E (disfavored)             |
+// |            |                                     | (V) throws(E) -> Future<T, E> ⇒ E (disf., proto) |
+// | any Error  |                                     | (V) throws -> Future<T, E> ⇒ any Error (d., pr.) |
+// New closure-taking combinators follow this pattern. A source-making closure (initializer,
+// `Future.task`, `Agent.async`) must not get a non-throwing overload whose error type only the
+// context gives: a literal source in a chain then has two routes to one type
+// (`Future.task { 5 }.flatMap { fetchUser($0) }` is ambiguous); such a source says `throws(E)` or
+// uses `setFailureType(to:)`. Each overload is needed by a form in Tests/CompileForms
+// (docs/design.md, Typing).
 
 extension Future where Failure == Never {
     /// Returns a future holding `transform` applied to this future's value, or the error
@@ -66,46 +68,6 @@ extension Future where Failure == Never {
         fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Value) -> Future<NewValue, NewFailure>
     ) -> Future<NewValue, NewFailure> {
-        _flatMap(fileID: fileID, line: line, transform)
-    }
-
-    /// Returns a future of the future that `transform` makes from this future's value, where
-    /// `transform` may also throw the inner future's error type.
-    ///
-    /// ```swift
-    /// let page = LazyFuture { path }.flatMap { path throws(APIError) in
-    ///     try fetch(validated(path))        // fetch returns Future<Page, APIError>
-    /// }
-    /// ```
-    /// - Parameters:
-    ///   - fileID: Leave the default: see <doc:CreationSites>.
-    ///   - line: Leave the default.
-    ///   - transform: Makes the next future from the value, or throws. It must not block.
-    /// - Returns: A future that fails with `transform`'s error or the inner future's.
-    @inlinable @_disfavoredOverload
-    public func flatMap<NewValue: Sendable, NewFailure: Error>(
-        fileID: StaticString = #fileID, line: UInt = #line,
-        _ transform: @escaping @Sendable (Value) throws(NewFailure) -> Future<NewValue, NewFailure>
-    ) -> Future<NewValue, NewFailure> {
-        _flatMap(fileID: fileID, line: line, transform)
-    }
-
-    /// Returns a future of the future, failing with `any Error`, that `transform` makes from this
-    /// future's value.
-    ///
-    /// ```swift
-    /// let contents = LazyFuture { path }.flatMap { path in BackgroundFuture { try read(path) } }
-    /// ```
-    /// - Parameters:
-    ///   - fileID: Leave the default: see <doc:CreationSites>.
-    ///   - line: Leave the default.
-    ///   - transform: Makes the next future from the value. It must not block.
-    /// - Returns: A future that fails with the inner future's error, if any.
-    @inlinable @_disfavoredOverload
-    public func flatMap<NewValue: Sendable>(
-        fileID: StaticString = #fileID, line: UInt = #line,
-        _ transform: @escaping @Sendable (Value) -> Future<NewValue, any Error>
-    ) -> Future<NewValue, any Error> {
         _flatMap(fileID: fileID, line: line, transform)
     }
 
@@ -158,7 +120,35 @@ extension Future where Failure == Never {
     }
 }
 
-extension Future where Failure == any Error {
+// In a protocol extension so that, where it overlaps `flatMap` on `Future` (a closure that does not
+// throw), the member of `Future` wins (see the top of this file). Only `Future` conforms.
+extension _FutureReading where Failure == Never {
+    /// Returns a future of the future that `transform` makes from this future's value, where
+    /// `transform` may also throw the inner future's error type.
+    ///
+    /// ```swift
+    /// let page = LazyFuture { path }.flatMap { path throws(APIError) in
+    ///     try fetch(validated(path))        // fetch returns Future<Page, APIError>
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - fileID: Leave the default: see <doc:CreationSites>.
+    ///   - line: Leave the default.
+    ///   - transform: Makes the next future from the value, or throws. It must not block.
+    /// - Returns: A future that fails with `transform`'s error or the inner future's.
+    @inlinable @_disfavoredOverload
+    public func flatMap<NewValue: Sendable, NewFailure: Error>(
+        fileID: StaticString = #fileID, line: UInt = #line,
+        _ transform: @escaping @Sendable (Value) throws(NewFailure) -> Future<NewValue, NewFailure>
+    ) -> Future<NewValue, NewFailure> {
+        unsafeDowncast(self, to: Future<Value, Never>.self)._flatMap(fileID: fileID, line: line, transform)
+    }
+}
+
+// In a protocol extension so that, where it overlaps `flatMap` on `Future` (an inner future of
+// `any Error` or `Never`), the member of `Future` wins (see the top of this file). Only `Future`
+// conforms.
+extension _FutureReading where Failure == any Error {
     /// Returns a future of the future that `transform` makes from this future's value, whatever
     /// the inner future's error type: the child fails with `any Error`.
     ///
@@ -175,45 +165,7 @@ extension Future where Failure == any Error {
         fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Value) throws -> Future<NewValue, InnerFailure>
     ) -> Future<NewValue, any Error> {
-        _flatMap(fileID: fileID, line: line, transform)
-    }
-
-    /// Returns a future of the future, failing with `any Error`, that `transform` makes from
-    /// this future's value.
-    ///
-    /// ```swift
-    /// let page = url.flatMap { url throws in BackgroundFuture { try fetch(try validated(url)) } }
-    /// ```
-    /// - Parameters:
-    ///   - fileID: Leave the default: see <doc:CreationSites>.
-    ///   - line: Leave the default.
-    ///   - transform: Makes the next future from the value, or throws. It must not block.
-    /// - Returns: A future that fails with the first error on the way.
-    @inlinable @_disfavoredOverload
-    public func flatMap<NewValue: Sendable>(
-        fileID: StaticString = #fileID, line: UInt = #line,
-        _ transform: @escaping @Sendable (Value) throws -> Future<NewValue, any Error>
-    ) -> Future<NewValue, any Error> {
-        _flatMap(fileID: fileID, line: line, transform)
-    }
-
-    /// Returns a future of the future that cannot fail that `transform` makes from this
-    /// future's value.
-    ///
-    /// ```swift
-    /// let words = download.flatMap { data in LazyFuture { countWords(in: data) } }   // Future<Int, any Error>
-    /// ```
-    /// - Parameters:
-    ///   - fileID: Leave the default: see <doc:CreationSites>.
-    ///   - line: Leave the default.
-    ///   - transform: Makes the next future from the value. It must not block.
-    /// - Returns: A future that fails with this future's error, if any.
-    @inlinable @_disfavoredOverload
-    public func flatMap<NewValue: Sendable>(
-        fileID: StaticString = #fileID, line: UInt = #line,
-        _ transform: @escaping @Sendable (Value) -> Future<NewValue, Never>
-    ) -> Future<NewValue, any Error> {
-        _flatMap(fileID: fileID, line: line, transform)
+        unsafeDowncast(self, to: Future<Value, any Error>.self)._flatMap(fileID: fileID, line: line, transform)
     }
 }
 

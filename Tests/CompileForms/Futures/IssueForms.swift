@@ -55,3 +55,21 @@ func issueConcreteSourceFlatMapToAFutureThatCannotFail() {
         Future<Int, Boom>.self)
     expectType(LazyFuture { () throws(Boom) in 5 }.flatMap { v in BackgroundFuture { v * 2 } }, Future<Int, Boom>.self)
 }
+
+// The form of issue 58 (item 7), as its text writes it: the same chain read at once, in a function
+// that throws the source's type. A member after the `flatMap` (`.value`, `.map`) once made it
+// ambiguous: the literal source can also be read as failing with `any Error`.
+func issueConcreteSourceFlatMapRead() throws(Boom) -> Int {
+    try BackgroundFuture { () throws(Boom) -> Int in 5 }.flatMap { v in LazyFuture { v + 1 } }.value
+}
+
+func issueConcreteSourceFlatMapThenMore() throws(Boom) {
+    expectType(
+        BackgroundFuture { () throws(Boom) -> Int in 5 }.flatMap { v in LazyFuture { v + 1 } }.map { $0 + 1 },
+        Future<Int, Boom>.self)
+    expectType(
+        BackgroundFuture { () throws(Boom) -> Int in 5 }.map { $0 * 2 }.flatMap { v in LazyFuture { v } }.map { $0 },
+        Future<Int, Boom>.self)
+    _ = try LazyFuture { () throws(Boom) -> Int in 5 }.flatMap { v in BackgroundFuture { v * 2 } }.value
+    _ = try BackgroundFuture { () throws(Boom) -> Int in 5 }.flatMap { v in LazyFuture { v + 1 } }.result.get()
+}
