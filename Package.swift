@@ -35,9 +35,11 @@ let package = Package(
             name: "FuturesTests", dependencies: ["Futures", "FuturesTestSupport", "TestProcessHooks"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "FutureProxyTests", dependencies: ["FutureProxy", "FuturesTestSupport"], swiftSettings: strictSettings),
+            name: "FutureProxyTests", dependencies: ["FutureProxy", "FuturesTestSupport"],
+            swiftSettings: strictSettings),
         .testTarget(
-            name: "FuturesAppsTests", dependencies: ["FuturesApps", "FuturesTestSupport"], swiftSettings: strictSettings),
+            name: "FuturesAppsTests", dependencies: ["FuturesApps", "FuturesTestSupport"],
+            swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )
