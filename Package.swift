@@ -27,10 +27,19 @@ let package = Package(
         .executableTarget(name: "futures-demo", dependencies: ["Futures", "FuturesApps"], swiftSettings: strictSettings),
         // Hooks run as the test process starts: the hang dump on SIGUSR1, the narrow pool (docs/testing.md).
         .target(name: "TestProcessHooks", path: "Tests/TestProcessHooks"),
+        // What the test targets share: gates, signals, counters, racing threads, weak boxes, the
+        // sanitizer-stretched hang limits (docs/testing.md). `package` declarations, no `@testable`
+        // import: a plain `swift build` and a release build compile it too.
+        .target(name: "FuturesTestSupport", path: "Tests/FuturesTestSupport", swiftSettings: strictSettings),
         .testTarget(
-            name: "FuturesTests", dependencies: ["Futures", "TestProcessHooks"], swiftSettings: strictSettings),
-        .testTarget(name: "FutureProxyTests", dependencies: ["FutureProxy"], swiftSettings: strictSettings),
-        .testTarget(name: "FuturesAppsTests", dependencies: ["FuturesApps"], swiftSettings: strictSettings),
+            name: "FuturesTests", dependencies: ["Futures", "FuturesTestSupport", "TestProcessHooks"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "FutureProxyTests", dependencies: ["FutureProxy", "FuturesTestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "FuturesAppsTests", dependencies: ["FuturesApps", "FuturesTestSupport"],
+            swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -89,16 +89,3 @@ final class ThreadPoolContext: Sendable {
         }
     }
 }
-
-/// Tells whether the current code runs on a given dispatch queue.
-final class QueueMarker: @unchecked Sendable {
-    // @unchecked: `key` is immutable after init, and DispatchSpecificKey is used only through
-    // Dispatch's own thread-safe get/set calls.
-    private let key = DispatchSpecificKey<Int>()
-
-    init(_ queue: DispatchQueue) {
-        queue.setSpecific(key: key, value: 1)
-    }
-
-    var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == 1 }
-}

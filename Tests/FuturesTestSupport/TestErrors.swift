@@ -1,5 +1,5 @@
 /// A typed error for the tests of typed throws.
-enum ParseError: Error, Equatable {
+package enum ParseError: Error, Equatable {
     case badDigit(position: Int)
     case empty
 }

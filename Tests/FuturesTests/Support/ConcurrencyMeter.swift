@@ -1,18 +1,5 @@
 import Synchronization
 
-/// A thread-safe counter, for "how many times did the work run".
-final class Counter: Sendable {
-    private let count = Atomic<Int>(0)
-
-    /// Adds one and returns the new count.
-    @discardableResult
-    func increment() -> Int {
-        count.add(1, ordering: .sequentiallyConsistent).newValue
-    }
-
-    var value: Int { count.load(ordering: .sequentiallyConsistent) }
-}
-
 /// Records the largest number of threads that were inside a measured section at once.
 final class ConcurrencyMeter: Sendable {
     private let inside = Atomic<Int>(0)

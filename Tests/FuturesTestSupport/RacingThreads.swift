@@ -13,10 +13,10 @@ import Synchronization
 /// - No loop of `sched_yield`. The barrier spins for a moment, yields at most 16 times, then
 ///   sleeps a few microseconds between looks (`pauseBriefly()`): a thread that yields in a loop
 ///   beside busy processes is pushed behind them for minutes on Linux's scheduler.
-final class RacingThreads: @unchecked Sendable {
+package final class RacingThreads: @unchecked Sendable {
     // @unchecked: `round`, `body`, `finishedCount` and `isStopping` are read and written only
     // while `condition` is locked; `arrivedCount` is atomic; `stopped` is a semaphore.
-    let count: Int
+    package let count: Int
     private let condition = NSCondition()
     private var round = 0
     private var body: (@Sendable (Int) -> Void)?
@@ -26,7 +26,7 @@ final class RacingThreads: @unchecked Sendable {
     private let stopped = DispatchSemaphore(value: 0)
 
     /// Starts `count` threads, idle until the first round.
-    init(count: Int) {
+    package init(count: Int) {
         self.count = count
         for index in 0..<count {
             let thread = Thread { [self] in loop(index: index) }
@@ -37,7 +37,7 @@ final class RacingThreads: @unchecked Sendable {
 
     /// Runs `body(index)` on every thread at once, with `index` in `0..<count`, and returns
     /// when every call has returned.
-    func race(_ body: @escaping @Sendable (_ index: Int) -> Void) {
+    package func race(_ body: @escaping @Sendable (_ index: Int) -> Void) {
         condition.lock()
         self.body = body
         finishedCount = 0
@@ -50,7 +50,7 @@ final class RacingThreads: @unchecked Sendable {
     }
 
     /// Ends the threads and waits until they have exited. Call it once, at the end of a test.
-    func stop() {
+    package func stop() {
         condition.lock()
         isStopping = true
         condition.broadcast()
@@ -110,6 +110,6 @@ final class RacingThreads: @unchecked Sendable {
 /// thousands of times pushes its thread behind every busy process: in a soak with one busy
 /// process per core, threads that waited by yielding did not see what they waited for for
 /// minutes (docs/testing.md). A sleep puts the thread back with a fresh deadline when it wakes.
-func pauseBriefly() {
+package func pauseBriefly() {
     usleep(20)
 }

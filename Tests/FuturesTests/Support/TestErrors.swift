@@ -1,5 +1,0 @@
-/// A typed error for the tests of typed throws.
-enum ParseError: Error, Equatable {
-    case badDigit(position: Int)
-    case empty
-}
