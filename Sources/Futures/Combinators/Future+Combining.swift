@@ -296,12 +296,10 @@ extension Future {
     ///   - fileID: Leave the default: see <doc:CreationSites>.
     ///   - line: Leave the default.
     /// - Returns: A future resolved like the first of them to resolve.
-    @inlinable
     public static func first(
         of futures: [Future<Value, Failure>],
         fileID: StaticString = #fileID, line: UInt = #line
     ) -> Future<Value, Failure> {
-        // Inlinable: each callback specialized for the caller's types (as `all`'s).
         guard !futures.isEmpty else { _firstOfNoFutures(fileID: fileID, line: line) }
         return Future(derivingFrom: futures, fileID: fileID, line: line) { child in
             // The losers' callbacks go when the first decides (`keep`).
@@ -315,7 +313,6 @@ extension Future {
         }
     }
 
-    @usableFromInline
     static func _firstOfNoFutures(fileID: StaticString, line: UInt) -> Never {
         misuse(
             "Future.first(of:) needs at least one future; it was given none (with none, nothing could resolve it)",

@@ -16,7 +16,6 @@ extension Future {
     ///   - fileID: Leave the default: see <doc:CreationSites>.
     ///   - line: Leave the default.
     /// - Returns: A future of their results, in order.
-    @inlinable
     public static func allSettled(
         _ futures: [Future<Value, Failure>],
         fileID: StaticString = #fileID, line: UInt = #line
