@@ -83,10 +83,6 @@ extension Future {
         }
     }
 
-    /// `startWithoutBlocking`, for inlinable code.
-    @usableFromInline
-    func _startWithoutBlocking() { startWithoutBlocking() }
-
     /// Calls `body` with the result once resolved, as `_onResolution` does.
     @inlinable
     @discardableResult

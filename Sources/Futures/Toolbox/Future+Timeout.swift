@@ -102,7 +102,7 @@ extension Future {
                 child.resolve(with: .failure(timedOut(error)))
             }
             if source.isResolved { return }
-            source._startWithoutBlocking()
+            source.startWithoutBlocking()
             if duration <= .zero {
                 expire()
             } else {
