@@ -24,7 +24,6 @@ extension Future {
             return Future<[Result<Value, Failure>], Never>(resolved: .success([]), fileID: fileID, line: line)
         }
         let count = futures.count
-        // Inlinable so the callbacks are specialized; `ArrivedSources` names no generic type.
         return .init(derivingFrom: futures, fileID: fileID, line: line) { child in
             let arrived = ArrivedSources.make(count: count, failuresDecide: false)
             for (index, future) in futures.enumerated() {

@@ -123,7 +123,6 @@ extension Future {
     ///   - line: Leave the default.
     ///   - transform: Makes the new error. It runs only if this future fails.
     /// - Returns: A future with the same value, or the transformed error.
-    @inlinable
     public func mapError<NewFailure: Error>(
         fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Failure) -> NewFailure
@@ -145,8 +144,7 @@ extension Future {
     }
 
     /// Resolves `child`, a `mapError` of the resolved `parent`.
-    @inlinable @inline(__always)
-    static func _resolve<NewFailure>(
+    private static func _resolve<NewFailure>(
         _ child: Future<Value, NewFailure>,
         from parent: Future<Value, Failure>,
         mappingError transform: (Failure) -> NewFailure
@@ -172,7 +170,6 @@ extension Future {
     ///   - line: Leave the default.
     ///   - transform: Makes a value from the error, or throws a new error.
     /// - Returns: A future with this future's value, or the recovered one.
-    @inlinable
     public func recover<NewFailure: Error>(
         fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Failure) throws(NewFailure) -> Value
@@ -194,8 +191,7 @@ extension Future {
     }
 
     /// Resolves `child`, a `recover` of the resolved `parent` (a cancellation is recovered too).
-    @inlinable @inline(__always)
-    static func _resolve<NewFailure>(
+    private static func _resolve<NewFailure>(
         _ child: Future<Value, NewFailure>,
         from parent: Future<Value, Failure>,
         recovering transform: (Failure) throws(NewFailure) -> Value

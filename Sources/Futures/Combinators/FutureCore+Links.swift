@@ -168,7 +168,6 @@ extension _FutureCore {
     }
 
     /// Keeps `registrations` as `keep(_:)` keeps one, under one lock.
-    @usableFromInline
     final func keep(_ registrations: [CallbackRegistration]) {
         guard !registrations.isEmpty else { return }
         let kept = withLinks { links -> Bool in

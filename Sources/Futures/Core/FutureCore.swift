@@ -55,7 +55,6 @@ public class _FutureCore: @unchecked Sendable {
 
     /// The resolved future's failure as `any Error`, `nil` on success: for code that does not know
     /// the value type (a `zip`'s parameter-pack sources). A success is read from the word alone.
-    @usableFromInline
     final var _erasedFailureIfFailed: (any Error)? {
         _hasSucceeded ? nil : _erasedFailureOfResolved()
     }
