@@ -31,7 +31,7 @@ public class _FutureCore: @unchecked Sendable {
     private final func _releaseLinks() { _links.sources?.takeRetainedValue().releaseIteratively() }
 
     /// The scheduler of a background future's context; `nil` for any other future.
-    @usableFromInline var _contextScheduler: ContextScheduler? { nil }
+    var _contextScheduler: ContextScheduler? { nil }
 
     final var _word: StateWord { StateWord(raw: _state.load(ordering: .acquiring)) }
 
@@ -87,8 +87,21 @@ public class _FutureCore: @unchecked Sendable {
 
     /// Takes a background future's work out of its context's unclaimed jobs (claimed, or dropped
     /// by a completion from `pending`): the one place it leaves the count.
-    @inlinable
+    @usableFromInline
     final func _leftTheQueue() { _contextScheduler?.counts.jobLeftTheQueue() }
+
+    /// For a blocking reader that found this background future's work queued: claims it and
+    /// runs it here (`run`, specialized where the read is) if the context's rule allows
+    /// (`ContextScheduler.readerShouldClaimAtOnce()`); whether it did.
+    @usableFromInline
+    final func _runQueuedWorkIfAllowed(from word: StateWord, _ run: () -> Void) -> Bool {
+        guard let scheduler = _contextScheduler, scheduler.readerShouldClaimAtOnce(), _claim(from: word) else {
+            return false
+        }
+        scheduler.readerClaimed(self)
+        scheduler.runCounted(run)
+        return true
+    }
 
     /// Publishes `resolved` after the outcome was written in `completing`, and wakes waiters.
     /// Called once, by the thread that won `beginCompletion`. `droppingLinks`: a derived future
