@@ -6,7 +6,6 @@ extension Future {
     /// `atOnce`, for a resolved non-lazy source when `resolve` can run at creation: `.linkless` if
     /// it always resolves the child (no links, no callback), `.linked` if it may make it wait on
     /// another future (empty links), `.never` if it keeps something in the links (a timer).
-    @inlinable
     func _derive<NewValue, NewFailure>(
         fileID: StaticString, line: UInt,
         atOnce: DerivingAtOnce = .never,

@@ -102,7 +102,6 @@ extension Future {
 }
 
 /// What a child of a resolved source needs (`Future._derive`).
-@usableFromInline
 enum DerivingAtOnce {
     /// The source's callback resolves the child, as for a pending source.
     case never
@@ -135,12 +134,12 @@ extension FutureLinks {
 
 extension _FutureCore {
     /// `addResolutionCallback`, for inlinable code.
-    @usableFromInline
+    @inlinable
     @discardableResult
     final func _addResolutionCallback(_ callback: consuming @escaping @Sendable (_FutureCore) -> Void)
         -> CallbackRegistration?
     {
-        addResolutionCallback(consume callback)
+        _addResolutionCallback(parked: .closure(consume callback))
     }
 
     /// `addResolutionCallback(parked:)`, for inlinable code.
@@ -150,9 +149,9 @@ extension _FutureCore {
     }
 
     /// `addResolutionCallbackForGood`, for inlinable code.
-    @usableFromInline
+    @inlinable
     final func _addResolutionCallbackForGood(_ callback: consuming @escaping @Sendable (_FutureCore) -> Void) {
-        addResolutionCallbackForGood(consume callback)
+        _addResolutionCallbackForGood(parked: .closure(consume callback))
     }
 
     /// `addResolutionCallbackForGood(parked:)`, for inlinable code.

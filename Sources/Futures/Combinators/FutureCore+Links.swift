@@ -98,7 +98,6 @@ extension _FutureCore {
 
     /// Forgets a resolved derived future's sources so it keeps nothing alive, and undoes its
     /// detachments (callbacks on race losers go, its timer is cancelled), releasing outside the lock.
-    @usableFromInline
     final func dropUpstreams() {
         guard let links = _links.sources else { return }
         // Moved out, not copied (gated: map step).

@@ -117,16 +117,8 @@ public class _FutureCore: @unchecked Sendable {
     /// The same, from any phase no other thread can move.
     @inlinable
     final func _publishResolution(adding increment: UInt64, droppingLinks: Bool) {
-        let old = _state.wrappingAdd(increment, ordering: .acquiringAndReleasing).oldValue
-        if StateWord(raw: old).needsAnnouncement {
-            if droppingLinks {
-                _announceResolutionDroppingLinks(previous: StateWord(raw: old))
-            } else {
-                _announceResolution(previous: StateWord(raw: old))
-            }
-        } else if droppingLinks {
-            dropUpstreams()
-        }
+        let old = StateWord(raw: _state.wrappingAdd(increment, ordering: .acquiringAndReleasing).oldValue)
+        if old.needsAnnouncement || droppingLinks { _afterPublishing(previous: old, droppingLinks: droppingLinks) }
     }
 
     // MARK: Descriptions

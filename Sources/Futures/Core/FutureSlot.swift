@@ -81,7 +81,7 @@ extension _FutureWithSlot {
         switch _state.transition({ $0.finishRunning(succeeded: succeeded) }) {
         case .published(let previous):
             if previous.needsAnnouncement {
-                _announceResolution(previous: previous)
+                _afterPublishing(previous: previous, droppingLinks: false)
             }
             return true
         case .cancelled:
