@@ -88,12 +88,12 @@ class DerivedLinks: @unchecked Sendable {
         if !upstreams.isEmpty { setSources(upstreams) }
     }
 
-    /// The links of a future derived from `source` alone, connected when made. `source` comes
-    /// unretained and is read borrowed, and `first` is initialized rather than assigned, to spare
-    /// a retain/release and an outlined destroy (gated: map step). Linked only if it leads to work.
+    /// The links of a future derived from `source` alone, connected when made. `first` is
+    /// initialized rather than assigned, to spare an outlined destroy (gated: map step). Linked
+    /// only if it leads to work.
     @usableFromInline
-    init(source: Unmanaged<_FutureCore>, switchesSources: Bool) {
-        first = source._withUnsafeGuaranteedRef { Upstream(ifLeadingToWork: $0) }
+    init(source: _FutureCore, switchesSources: Bool) {
+        first = Upstream(ifLeadingToWork: source)
         leadsToWork = switchesSources || first.isLinked
         readersStartLazyWork = false
     }
@@ -211,11 +211,11 @@ class DerivedLinks: @unchecked Sendable {
 
 /// The `DerivedLinks` fields a chain link never uses. Guarded as the links are.
 final class DerivedLinksExtras {
-    @exclusivity(unchecked) var connect: (@Sendable (_FutureCore) -> Void)?
-    @exclusivity(unchecked) var moreSources: [Upstream] = []
-    @exclusivity(unchecked) var demandedWithoutBlocking = false
-    @exclusivity(unchecked) var parkedReaders: [ParkedReaderWakeUp] = []
-    @exclusivity(unchecked) var detachments: [Detachment] = []
+    var connect: (@Sendable (_FutureCore) -> Void)?
+    var moreSources: [Upstream] = []
+    var demandedWithoutBlocking = false
+    var parkedReaders: [ParkedReaderWakeUp] = []
+    var detachments: [Detachment] = []
 }
 
 /// What a resolved owner's links let go of, to release and undo outside the lock: the first

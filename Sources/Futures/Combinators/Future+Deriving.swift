@@ -124,7 +124,7 @@ extension _FutureCore {
 extension FutureLinks {
     @inlinable
     static func derived(from source: _FutureCore) -> FutureLinks {
-        .holding(DerivedLinks(source: .passUnretained(source), switchesSources: true))
+        .holding(DerivedLinks(source: source, switchesSources: true))
     }
 
     /// Links with no source yet, for a child resolved when made that may `_wait(on:)`.

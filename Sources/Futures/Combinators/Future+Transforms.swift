@@ -135,11 +135,10 @@ extension Future {
         }
         // Its own step class (`MapErrorStep`): through `_derive` it cost one allocation more.
         typealias Step = MapErrorStep<Value, Failure, NewFailure>
-        let step = Unmanaged.passRetained(
-            Step(source: .passUnretained(self), transform: transform) { step, parent in
-                guard let (child, transform) = unsafeDowncast(step, to: Step.self).take() else { return }
-                Self._resolve(child, from: parent, mappingError: consume transform)
-            })
+        let step = Step(source: self, transform: transform) { step, parent in
+            guard let (child, transform) = unsafeDowncast(step, to: Step.self).take() else { return }
+            Self._resolve(child, from: parent, mappingError: consume transform)
+        }
         return _attachStep(step, fileID: fileID, line: line)
     }
 
@@ -182,11 +181,10 @@ extension Future {
         }
         // A step, as `map`'s (`MapStep`), whose transform takes the error.
         typealias Step = MapStep<Value, Failure, Value, NewFailure, Failure, Value, NewFailure>
-        let step = Unmanaged.passRetained(
-            Step(source: .passUnretained(self), transform: transform) { step, parent in
-                guard let (child, transform) = unsafeDowncast(step, to: Step.self).take() else { return }
-                Self._resolve(child, from: parent, recovering: consume transform)
-            })
+        let step = Step(source: self, transform: transform) { step, parent in
+            guard let (child, transform) = unsafeDowncast(step, to: Step.self).take() else { return }
+            Self._resolve(child, from: parent, recovering: consume transform)
+        }
         return _attachStep(step, fileID: fileID, line: line)
     }
 

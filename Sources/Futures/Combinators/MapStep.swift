@@ -23,9 +23,9 @@ class ChildStep<Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure:
     @exclusivity(unchecked) @usableFromInline final var child: Future<NewValue, NewFailure>?
     @usableFromInline final let body: Body
 
-    /// Links to the unretained `source` (see `DerivedLinks.init(source:)`); `attach(_:)` follows.
+    /// Links to `source` (see `DerivedLinks.init(source:)`); `attach(_:)` follows.
     @usableFromInline
-    init(source: Unmanaged<_FutureCore>, switchesSources: Bool, body: @escaping Body) {
+    init(source: _FutureCore, switchesSources: Bool, body: @escaping Body) {
         self.body = body
         super.init(source: source, switchesSources: switchesSources)
     }
@@ -73,7 +73,7 @@ final class MapStep<
     @exclusivity(unchecked) @usableFromInline var transform: Transform?
 
     @usableFromInline
-    init(source: Unmanaged<_FutureCore>, transform: @escaping Transform, body: @escaping Body) {
+    init(source: _FutureCore, transform: @escaping Transform, body: @escaping Body) {
         self.transform = transform
         super.init(source: source, switchesSources: false, body: body)
     }
@@ -101,9 +101,9 @@ final class MapErrorStep<Value: Sendable, Failure: Error, NewFailure: Error>:
     typealias Transform = @Sendable (Failure) -> NewFailure
 
     /// `nil` once the step ran or was abandoned.
-    @exclusivity(unchecked) var transform: Transform?
+    var transform: Transform?
 
-    init(source: Unmanaged<_FutureCore>, transform: @escaping Transform, body: @escaping Body) {
+    init(source: _FutureCore, transform: @escaping Transform, body: @escaping Body) {
         self.transform = transform
         super.init(source: source, switchesSources: false, body: body)
     }

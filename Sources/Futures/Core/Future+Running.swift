@@ -43,13 +43,15 @@ extension Future {
         var slot = _FutureSlot<Value, Failure>.empty
         swap(&slot, &_slot)
         guard case .work(let body) = consume slot else { _missingWork() }
-        return CurrentWork.run(self) {
+        var result: Result<Value, Failure>?
+        CurrentWork.run(self) {
             do throws(Failure) {
-                return .success(try body())
+                result = .success(try body())
             } catch {
-                return .failure(error)
+                result = .failure(error)
             }
         }
+        return result.unsafelyUnwrapped
     }
 
     /// Initializes the slot `_runWork()` left `empty` (no payload to destroy); an assignment would

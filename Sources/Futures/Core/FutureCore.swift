@@ -174,14 +174,11 @@ struct FutureLinks: Sendable {
     /// Not even a creation file; an initializer turns it into `site(_:)` when it can.
     @inlinable static var none: FutureLinks { FutureLinks(bits: noneTag << tagShift) }
 
+    /// A derived future's sources, retained by hand (released in the deinit) and read borrowed
+    /// (`_withLinksBorrowed`), so a read costs no retain/release pair.
     @inlinable
-    static func holding(_ links: DerivedLinks) -> FutureLinks { .sources(.passRetained(links)) }
-
-    /// A derived future's sources, retained by hand (`holding(_:)`, released in the deinit) and
-    /// read borrowed (`_withLinksBorrowed`), so a read costs no retain/release pair.
-    @inlinable
-    static func sources(_ links: Unmanaged<DerivedLinks>) -> FutureLinks {
-        FutureLinks(bits: UInt64(UInt(bitPattern: links.toOpaque())))
+    static func holding(_ links: DerivedLinks) -> FutureLinks {
+        FutureLinks(bits: UInt64(UInt(bitPattern: Unmanaged.passRetained(links).toOpaque())))
     }
 
     /// No links, and the creation file's name (a literal's characters live for the program).

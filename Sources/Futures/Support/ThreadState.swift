@@ -1,5 +1,6 @@
-/// Per-thread state, held by `ThreadLocalSlot`. Only its own thread reaches it: no lock, and no
-/// exclusivity checks (no `inout` access to a field is held across a call that could touch it).
+/// Per-thread state, held by `ThreadLocalSlot`. Only its own thread reaches it: no lock. The
+/// fields on the read and callback paths skip exclusivity checks (no `inout` access to one is held
+/// across a call that could touch it).
 @usableFromInline
 final class ThreadState {
     /// Futures whose work runs here, outermost first: a raw buffer, so push and pop pay no
@@ -10,10 +11,10 @@ final class ThreadState {
     @exclusivity(unchecked) private(set) var runningCount = 0
 
     /// The context counting this thread as a runner; `nil` if uncounted or counted by `worker`.
-    @exclusivity(unchecked) var countedBy: ContextScheduler?
+    var countedBy: ContextScheduler?
 
     /// Set on a pool's worker threads only.
-    @exclusivity(unchecked) var worker: WorkerRecord?
+    var worker: WorkerRecord?
 
     /// Queued while this thread runs callbacks (`CallbackTrampoline`); `nil` once taken out.
     @exclusivity(unchecked) var pendingCallbacks: [PendingDelivery?] = []
@@ -21,7 +22,7 @@ final class ThreadState {
     var isRunningCallbacks = false
 
     /// Queued while this thread releases (`ReleaseTrampoline`).
-    @exclusivity(unchecked) var pendingReleases: [Any] = []
+    var pendingReleases: [Any] = []
     var isReleasing = false
 
     private init() { runningBuffer = .allocate(capacity: runningCapacity) }
@@ -42,15 +43,14 @@ final class ThreadState {
     func popRunning() { runningCount &-= 1 }
 
     /// A copy, for slow paths.
-    var running: [Unmanaged<_FutureCore>] { Array(UnsafeBufferPointer(start: runningBuffer, count: runningCount)) }
+    var running: [_FutureCore] { (0..<runningCount).map { runningBuffer[$0].takeUnretainedValue() } }
 
     var innermostRunning: _FutureCore? {
         runningCount > 0 ? runningBuffer[runningCount - 1].takeUnretainedValue() : nil
     }
 
     func isRunning(_ future: _FutureCore) -> Bool {
-        let wanted = Unmanaged.passUnretained(future).toOpaque()
-        for index in 0..<runningCount where runningBuffer[index].toOpaque() == wanted { return true }
+        for index in 0..<runningCount where runningBuffer[index].takeUnretainedValue() === future { return true }
         return false
     }
 
@@ -74,24 +74,15 @@ final class ThreadState {
 /// and `Future.isCurrentWorkCancelled`.
 @usableFromInline
 enum CurrentWork {
-    @inlinable
-    static func run<R>(_ future: _FutureCore, _ body: () -> R) -> R {
-        let state = push(future)
-        defer { pop(state) }
-        return body()
-    }
-
-    /// Returns the state to pop from, unretained.
+    /// Runs `body`, `future`'s work, with `future` on this thread's chain of running work. The
+    /// thread state is borrowed (its thread-local slot holds it; gated: lazy create+read).
     @usableFromInline
-    static func push(_ future: _FutureCore) -> Unmanaged<ThreadState> {
-        let state = ThreadState.currentUnmanaged
-        state._withUnsafeGuaranteedRef { $0.pushRunning(future) }
-        return state
-    }
-
-    @usableFromInline
-    static func pop(_ state: Unmanaged<ThreadState>) {
-        state._withUnsafeGuaranteedRef { $0.popRunning() }
+    static func run(_ future: _FutureCore, _ body: () -> Void) {
+        ThreadState.currentUnmanaged._withUnsafeGuaranteedRef { state in
+            state.pushRunning(future)
+            body()
+            state.popRunning()
+        }
     }
 
     static func contains(_ future: _FutureCore) -> Bool { ThreadState.existing?.isRunning(future) ?? false }
