@@ -18,7 +18,7 @@ class DerivedLinks: @unchecked Sendable {
     @exclusivity(unchecked) final var hasTableCallbacks = false
     /// Whether this is a lazy source's child step (`ChildStep`) not yet parked on that source:
     /// the first reader's demand parks it (`connectOnDemand(owner:first:)`).
-    @exclusivity(unchecked) @usableFromInline final var connectsOnDemand = false
+    @usableFromInline final var connectsOnDemand = false
     /// Whether this is a `zip` of two's step (`_ZipPairStep`), which keeps its second source and
     /// registrations itself (`pairedSource()`, `takePaired(more:detachments:)`). A strongly held
     /// second source is released with the step, whose deinit already went through the trampoline.

@@ -48,7 +48,7 @@ final class _ZipPairStep: DerivedLinks, DerivedStep, @unchecked Sendable {
 
     @exclusivity(unchecked) private var arrivals = Arrivals()
     /// The child's identity, for its stripe lock; set before the step is parked.
-    @exclusivity(unchecked) private var childKey = ObjectIdentifier(_ZipPairStep.self)
+    private var childKey = ObjectIdentifier(_ZipPairStep.self)
     /// Tells the first source from the second (`zip(f, f)` gives both the same); both were alive
     /// when the step was made, and only they call it, so no other future has this identity then.
     private let firstSource: ObjectIdentifier

@@ -43,15 +43,13 @@ extension Future {
         var slot = _FutureSlot<Value, Failure>.empty
         swap(&slot, &_slot)
         guard case .work(let body) = consume slot else { _missingWork() }
-        var result: Result<Value, Failure>?
-        CurrentWork.run(self) {
+        return CurrentWork.run(self) {
             do throws(Failure) {
-                result = .success(try body())
+                return .success(try body())
             } catch {
-                result = .failure(error)
+                return .failure(error)
             }
         }
-        return result.unsafelyUnwrapped
     }
 
     /// Initializes the slot `_runWork()` left `empty` (no payload to destroy); an assignment would

@@ -29,9 +29,10 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
     let counts: RunnerCounts
 
     let lock = PoolLock()
-    // Guarded by `lock`.
-    var jobs = JobRing()
-    var state: PoolState
+    // Guarded by `lock`. The two a submitting or claiming reader touches skip exclusivity checks
+    // (gated: background hand-off).
+    @exclusivity(unchecked) var jobs = JobRing()
+    @exclusivity(unchecked) var state: PoolState
     var workers: [WorkerRecord] = []
     /// Idle workers without a token, most recently idle last: `state.idleWithoutToken` of them.
     var idleWaiters: [IdleWaiter] = []

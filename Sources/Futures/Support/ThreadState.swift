@@ -11,10 +11,10 @@ final class ThreadState {
     @exclusivity(unchecked) private(set) var runningCount = 0
 
     /// The context counting this thread as a runner; `nil` if uncounted or counted by `worker`.
-    var countedBy: ContextScheduler?
+    @exclusivity(unchecked) var countedBy: ContextScheduler?
 
     /// Set on a pool's worker threads only.
-    var worker: WorkerRecord?
+    @exclusivity(unchecked) var worker: WorkerRecord?
 
     /// Queued while this thread runs callbacks (`CallbackTrampoline`); `nil` once taken out.
     @exclusivity(unchecked) var pendingCallbacks: [PendingDelivery?] = []
@@ -64,6 +64,12 @@ final class ThreadState {
         return state
     }
 
+    /// Runs `body` with this thread's state borrowed, not retained: its thread-local slot holds it
+    /// while the thread lives (gated: map step, lazy create+read).
+    static func withCurrent<R>(_ body: (ThreadState) throws -> R) rethrows -> R {
+        try currentUnmanaged._withUnsafeGuaranteedRef(body)
+    }
+
     /// Never makes one.
     static var existing: ThreadState? {
         ThreadLocalSlot.load().map { Unmanaged<ThreadState>.fromOpaque($0).takeUnretainedValue() }
@@ -74,16 +80,26 @@ final class ThreadState {
 /// and `Future.isCurrentWorkCancelled`.
 @usableFromInline
 enum CurrentWork {
-    /// Runs `body`, `future`'s work, with `future` on this thread's chain of running work. The
-    /// thread state is borrowed (its thread-local slot holds it; gated: lazy create+read).
+    /// Runs `body`, `future`'s work, with `future` on this thread's chain of running work.
+    /// Inlinable, so the work runs specialized with no closure between (gated: lazy create+read).
+    @inlinable
+    static func run<R>(_ future: _FutureCore, _ body: () -> R) -> R {
+        let state = push(future)
+        defer { pop(state) }
+        return body()
+    }
+
+    /// Returns the state to pop from, unretained: `pop` needs no second thread-local lookup.
     @usableFromInline
-    static func run(_ future: _FutureCore, _ body: () -> Void) {
-        ThreadState.currentUnmanaged._withUnsafeGuaranteedRef { state in
+    static func push(_ future: _FutureCore) -> Unmanaged<ThreadState> {
+        ThreadState.withCurrent { state in
             state.pushRunning(future)
-            body()
-            state.popRunning()
+            return .passUnretained(state)
         }
     }
+
+    @usableFromInline
+    static func pop(_ state: Unmanaged<ThreadState>) { state._withUnsafeGuaranteedRef { $0.popRunning() } }
 
     static func contains(_ future: _FutureCore) -> Bool { ThreadState.existing?.isRunning(future) ?? false }
     static var isInsideWork: Bool { (ThreadState.existing?.runningCount ?? 0) > 0 }

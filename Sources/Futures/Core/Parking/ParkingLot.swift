@@ -19,7 +19,7 @@ enum ParkingLot {
         @exclusivity(unchecked) var callbacks = CallbackTable()
         /// The last token registered here: unique per stripe, so a registration names its entry
         /// even after its future is freed and another takes its address.
-        @exclusivity(unchecked) var lastToken: UInt64 = 0
+        var lastToken: UInt64 = 0
 
         func withLock<R>(_ body: () throws -> R) rethrows -> R {
             mutex.lock()
