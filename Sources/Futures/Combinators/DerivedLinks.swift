@@ -209,13 +209,14 @@ class DerivedLinks: @unchecked Sendable {
     }
 }
 
-/// The `DerivedLinks` fields a chain link never uses. Guarded as the links are.
+/// The `DerivedLinks` fields a chain link never uses. Guarded as the links are; `detachments`,
+/// appended to once per source of a fan-in, skips exclusivity checks (gated: all per input, pending).
 final class DerivedLinksExtras {
     var connect: (@Sendable (_FutureCore) -> Void)?
     var moreSources: [Upstream] = []
     var demandedWithoutBlocking = false
     var parkedReaders: [ParkedReaderWakeUp] = []
-    var detachments: [Detachment] = []
+    @exclusivity(unchecked) var detachments: [Detachment] = []
 }
 
 /// What a resolved owner's links let go of, to release and undo outside the lock: the first

@@ -55,7 +55,7 @@ final class _ZipPairStep: DerivedLinks, DerivedStep, @unchecked Sendable {
     private let body: Body
     /// Kept here, not in the extras (`keepsPair`), so a pending zip needs no arrays. Guarded as
     /// the links' `first` is.
-    @exclusivity(unchecked) private var second: Upstream
+    private var second: Upstream
     /// The callbacks parked on the sources, taken back once decided; each is forgotten when its
     /// source arrives (already handed over). Under the child's stripe lock.
     private var firstRegistration: CallbackRegistration?
