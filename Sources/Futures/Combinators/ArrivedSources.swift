@@ -8,13 +8,11 @@
 ///
 /// One allocation: positions follow the header, and the lock is this object's stripe (a lock box
 /// and arrays were more allocations; gated: all per input, pending).
-@usableFromInline
 struct ArrivedSources: @unchecked Sendable {
     // @unchecked: header and elements are touched only under this object's stripe lock, after
     // `make` initialized them (a recording callback reaches it through its parking, whose lock
     // publishes it). `ManagedBuffer` cannot itself be `Sendable`.
 
-    @usableFromInline
     enum Decision {
         case undecided
         /// The source whose failure decides, by position.
@@ -23,11 +21,10 @@ struct ArrivedSources: @unchecked Sendable {
         case succeeded([_FutureCore])
     }
 
-    @usableFromInline let storage: ArrivedSourcesStorage
+    let storage: ArrivedSourcesStorage
 
     /// `failuresDecide`: a failure decides once all before it succeeded (`all`, `zip`); else it is
     /// an arrival like any other (`allSettled`; `reduce`, which records only successes).
-    @usableFromInline
     static func make(count: Int, failuresDecide: Bool) -> ArrivedSources {
         precondition(count > 0, "a fan-in of no futures is decided when it is made")
         let buffer = ArrivedSourcesStorage.create(minimumCapacity: count) { _ in
@@ -39,7 +36,6 @@ struct ArrivedSources: @unchecked Sendable {
     }
 
     /// Records `source`, resolved, at `index`; returns the decision if this call makes it.
-    @usableFromInline
     func record(_ source: _FutureCore, at index: Int) -> Decision {
         ParkingLot.withStripe(forKey: ObjectIdentifier(storage)) { stripe in
             stripe.withLock { storage.record(source, at: index) }
@@ -48,7 +44,6 @@ struct ArrivedSources: @unchecked Sendable {
 }
 
 /// The storage of `ArrivedSources`: the header, then one position per source.
-@usableFromInline
 final class ArrivedSourcesStorage: ManagedBuffer<ArrivedSourcesHeader, _FutureCore?> {
     deinit {
         _ = withUnsafeMutablePointers { header, sources in
@@ -89,7 +84,6 @@ final class ArrivedSourcesStorage: ManagedBuffer<ArrivedSourcesHeader, _FutureCo
 }
 
 /// What `ArrivedSources` keeps before its elements.
-@usableFromInline
 struct ArrivedSourcesHeader {
     let count: Int
     let failuresDecide: Bool
@@ -100,5 +94,56 @@ struct ArrivedSourcesHeader {
     init(count: Int, failuresDecide: Bool) {
         self.count = count
         self.failuresDecide = failuresDecide
+    }
+}
+
+/// What decides a fan-in whose failures decide (`Future.all`, `zip` of any number): the typed
+/// steps, made where the client's types are known, and the arrivals. One object the callbacks
+/// share, so each callback's context is this object and a position.
+final class FanIn: Sendable {
+    let arrived: ArrivedSources
+    /// The first failure by position, once all before it succeeded: the error and whether the
+    /// source was cancelled.
+    let failed: @Sendable (any Error, Bool) -> Void
+    /// Every source, in order, all succeeded.
+    let succeeded: @Sendable ([_FutureCore]) -> Void
+
+    init(
+        count: Int, failed: @escaping @Sendable (any Error, Bool) -> Void,
+        succeeded: @escaping @Sendable ([_FutureCore]) -> Void
+    ) {
+        arrived = ArrivedSources.make(count: count, failuresDecide: true)
+        self.failed = failed
+        self.succeeded = succeeded
+    }
+
+    func record(_ source: _FutureCore, at index: Int) {
+        switch arrived.record(source, at: index) {
+        case .undecided: break
+        case .failed(let source): failed(source._erasedFailureIfFailed.unsafelyUnwrapped, source._isCancelled)
+        case .succeeded(let sources): succeeded(sources)
+        }
+    }
+}
+
+extension _FutureCore {
+    /// Parks one callback on each of `sources` for this derived future, which `failed` or
+    /// `succeeded` resolves once the arrivals decide (`FanIn`); the registrations are kept under
+    /// one lock and taken back at once if a failure decided meanwhile. Not generic: only the two
+    /// steps need the client's types (gated: all per input, pending).
+    @usableFromInline
+    final func _connectFanIn(
+        _ sources: [_FutureCore],
+        failed: @escaping @Sendable (_ failure: any Error, _ cancelled: Bool) -> Void,
+        succeeded: @escaping @Sendable (_ sources: [_FutureCore]) -> Void
+    ) {
+        let fanIn = FanIn(count: sources.count, failed: failed, succeeded: succeeded)
+        var registrations: [CallbackRegistration] = []
+        registrations.reserveCapacity(sources.count)
+        for (index, source) in sources.enumerated() {
+            let registration = source.addResolutionCallback { source in fanIn.record(source, at: index) }
+            if let registration { registrations.append(registration) }
+        }
+        keep(registrations)
     }
 }

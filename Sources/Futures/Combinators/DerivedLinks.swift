@@ -18,7 +18,7 @@ class DerivedLinks: @unchecked Sendable {
     @exclusivity(unchecked) final var hasTableCallbacks = false
     /// Whether this is a lazy source's child step (`ChildStep`) not yet parked on that source:
     /// the first reader's demand parks it (`connectOnDemand(owner:first:)`).
-    @exclusivity(unchecked) @usableFromInline final var connectsOnDemand = false
+    @usableFromInline final var connectsOnDemand = false
     /// Whether this is a `zip` of two's step (`_ZipPairStep`), which keeps its second source and
     /// registrations itself (`pairedSource()`, `takePaired(more:detachments:)`). A strongly held
     /// second source is released with the step, whose deinit already went through the trampoline.
@@ -88,12 +88,12 @@ class DerivedLinks: @unchecked Sendable {
         if !upstreams.isEmpty { setSources(upstreams) }
     }
 
-    /// The links of a future derived from `source` alone, connected when made. `source` comes
-    /// unretained and is read borrowed, and `first` is initialized rather than assigned, to spare
-    /// a retain/release and an outlined destroy (gated: map step). Linked only if it leads to work.
+    /// The links of a future derived from `source` alone, connected when made. `first` is
+    /// initialized rather than assigned, to spare an outlined destroy (gated: map step). Linked
+    /// only if it leads to work.
     @usableFromInline
-    init(source: Unmanaged<_FutureCore>, switchesSources: Bool) {
-        first = source._withUnsafeGuaranteedRef { Upstream(ifLeadingToWork: $0) }
+    init(source: _FutureCore, switchesSources: Bool) {
+        first = Upstream(ifLeadingToWork: source)
         leadsToWork = switchesSources || first.isLinked
         readersStartLazyWork = false
     }
@@ -209,12 +209,13 @@ class DerivedLinks: @unchecked Sendable {
     }
 }
 
-/// The `DerivedLinks` fields a chain link never uses. Guarded as the links are.
+/// The `DerivedLinks` fields a chain link never uses. Guarded as the links are; `detachments`,
+/// appended to once per source of a fan-in, skips exclusivity checks (gated: all per input, pending).
 final class DerivedLinksExtras {
-    @exclusivity(unchecked) var connect: (@Sendable (_FutureCore) -> Void)?
-    @exclusivity(unchecked) var moreSources: [Upstream] = []
-    @exclusivity(unchecked) var demandedWithoutBlocking = false
-    @exclusivity(unchecked) var parkedReaders: [ParkedReaderWakeUp] = []
+    var connect: (@Sendable (_FutureCore) -> Void)?
+    var moreSources: [Upstream] = []
+    var demandedWithoutBlocking = false
+    var parkedReaders: [ParkedReaderWakeUp] = []
     @exclusivity(unchecked) var detachments: [Detachment] = []
 }
 

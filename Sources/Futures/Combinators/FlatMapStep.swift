@@ -12,7 +12,7 @@ final class FlatMapStep<
     @exclusivity(unchecked) @usableFromInline var transform: Transform?
 
     @usableFromInline
-    init(source: Unmanaged<_FutureCore>, transform: @escaping Transform, body: @escaping Body) {
+    init(source: _FutureCore, transform: @escaping Transform, body: @escaping Body) {
         self.transform = transform
         super.init(source: source, switchesSources: true, body: body)
     }

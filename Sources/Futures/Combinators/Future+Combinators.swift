@@ -6,7 +6,6 @@ extension Future {
     /// `atOnce`, for a resolved non-lazy source when `resolve` can run at creation: `.linkless` if
     /// it always resolves the child (no links, no callback), `.linked` if it may make it wait on
     /// another future (empty links), `.never` if it keeps something in the links (a timer).
-    @inlinable
     func _derive<NewValue, NewFailure>(
         fileID: StaticString, line: UInt,
         atOnce: DerivingAtOnce = .never,
@@ -56,12 +55,11 @@ extension Future {
         // Pending (or resolved on a callback-running thread), or lazy: the step (`MapStep`) is
         // the child's links and its callback, parked now or on a lazy child's first demand.
         typealias Step = MapStep<Value, Failure, NewValue, NewFailure, Value, NewValue, TransformFailure>
-        let step = Unmanaged.passRetained(
-            Step(source: .passUnretained(self), transform: transform) { step, parent in
-                guard let (child, transform) = unsafeDowncast(step, to: Step.self).take() else { return }
-                // `consume`: lent to the call, not retained and released twice (gated: map step).
-                Self._resolve(child, from: parent, with: consume transform)
-            })
+        let step = Step(source: self, transform: transform) { step, parent in
+            guard let (child, transform) = unsafeDowncast(step, to: Step.self).take() else { return }
+            // `consume`: lent to the call, not retained and released twice (gated: map step).
+            Self._resolve(child, from: parent, with: consume transform)
+        }
         return _attachStep(step, fileID: fileID, line: line)
     }
 
@@ -81,30 +79,27 @@ extension Future {
         return ran ? child : nil
     }
 
-    /// Makes the child of a `map`/`flatMap` step and parks the step. `step` comes retained once,
-    /// the parked callback's reference; the links take a second (a local `let` would cost an extra
-    /// retain/release; gated: map step). Of a lazy source the child is lazy and the step is parked
+    /// Makes the child of a `map`/`flatMap` step and parks the step, which is the child's links
+    /// and the callback on this future. Of a lazy source the child is lazy and the step is parked
     /// on first demand (`connectsOnDemand`), holding source and transform but not the child.
     @inlinable @inline(__always)
     func _attachStep<NewValue, NewFailure, Step: ChildStep<Value, Failure, NewValue, NewFailure>>(
-        _ step: Unmanaged<Step>, fileID: StaticString, line: UInt
+        _ step: __owned Step, fileID: StaticString, line: UInt
     ) -> Future<NewValue, NewFailure> {
         if _isLazyKind {
-            // The reference `step` comes with is the links': no callback is parked yet.
-            step._withUnsafeGuaranteedRef { $0.connectsOnDemand = true }
+            // No callback is parked yet.
+            step.connectsOnDemand = true
             return Future<NewValue, NewFailure>(
-                kind: .lazyDerived, links: .sources(.fromOpaque(step.toOpaque())), work: nil, fileID: fileID,
-                line: line)
+                kind: .lazyDerived, links: .holding(step), work: nil, fileID: fileID, line: line)
         }
         let child = Future<NewValue, NewFailure>(
-            kind: .derived, links: step._withUnsafeGuaranteedRef { .holding($0) }, work: nil, fileID: fileID,
-            line: line)
-        step._withUnsafeGuaranteedRef { $0.attach(child) }
+            kind: .derived, links: .holding(step), work: nil, fileID: fileID, line: line)
+        step.attach(child)
         if _isAnyError(NewFailure.self) {
             // Taken back if `cancel()` resolves the child; the step then lets go of the transform.
-            child.keep(_addResolutionCallback(parked: .step(step.takeRetainedValue())))
+            child.keep(_addResolutionCallback(parked: .step(consume step)))
         } else {
-            _addResolutionCallbackForGood(parked: .step(step.takeRetainedValue()))
+            _addResolutionCallbackForGood(parked: .step(consume step))
         }
         return child
     }
@@ -145,17 +140,12 @@ extension Future {
         // As for `map`: the step (`FlatMapStep`) is the child's links and callback. A closure per
         // step cost an allocation, and a long chain's memory was not reused (gated: flatMap step,
         // pending source).
-        let step = Unmanaged.passRetained(
-            FlatMapStep<Value, Failure, NewValue, NewFailure, TransformFailure, InnerFailure>(
-                source: .passUnretained(self), transform: transform
-            ) { step, parent in
-                let step = unsafeDowncast(
-                    step, to: FlatMapStep<Value, Failure, NewValue, NewFailure, TransformFailure, InnerFailure>.self
-                )
-                guard let (child, transform) = step.take() else { return }
-                // `consume`, as in `map`'s step.
-                Self._resolve(child, from: parent, flatMapping: consume transform)
-            })
+        typealias Step = FlatMapStep<Value, Failure, NewValue, NewFailure, TransformFailure, InnerFailure>
+        let step = Step(source: self, transform: transform) { step, parent in
+            guard let (child, transform) = unsafeDowncast(step, to: Step.self).take() else { return }
+            // `consume`, as in `map`'s step.
+            Self._resolve(child, from: parent, flatMapping: consume transform)
+        }
         return _attachStep(step, fileID: fileID, line: line)
     }
 

@@ -86,88 +86,36 @@ public func zip<A: Sendable, B: Sendable, Failure: Error>(
     return child
 }
 
-/// `zip` of any number of futures, one callback each. Internal; inlinable because `zip` is.
+/// `zip` of any number of futures, one callback each (`_connectFanIn`). Internal; inlinable
+/// because `zip` is, so the steps are specialized for the caller: no run-time metadata lookups.
 @inlinable
 func _zipOfEach<each V: Sendable, Failure: Error>(
     _ futures: repeat Future<each V, Failure>,
     fileID: StaticString, line: UInt
 ) -> Future<(repeat each V), Failure> {
-    // Inlinable so it is specialized for the caller: no run-time metadata lookups.
     var collected: [_FutureCore] = []
     for future in repeat each futures { collected.append(future) }
     let sources = collected
-    let zipped = _ZippedFutures(repeat each futures)
     return Future(derivingFrom: sources, fileID: fileID, line: line) { child in
-        zipped.connect(child, count: sources.count)
+        child._connectFanIn(
+            sources,
+            failed: { failure, cancelled in child.resolve(with: .failure(failure as! Failure), sourceCancelled: cancelled) },
+            succeeded: { sources in child.resolve(with: .success(_zipValues(of: sources, as: Failure.self))) })
     }
 }
 
-/// The futures of one `zip`, for its connection. Internal; inlinable because `zip` is.
-@usableFromInline
-struct _ZippedFutures<each V: Sendable, Failure: Error>: Sendable {
-    @usableFromInline let futures: (repeat Future<each V, Failure>)
-
-    @inlinable
-    init(_ futures: repeat Future<each V, Failure>) { self.futures = (repeat each futures) }
-
-    /// Parks one callback on each future and keeps their registrations in one step. The callbacks
-    /// name no pack type: a loop over a pack runs unspecialized, each type named a metadata
-    /// lookup. They record `_FutureCore`s; `resolve` builds the tuple once.
-    @inlinable
-    func connect(_ child: Future<(repeat each V), Failure>, count: Int) {
-        let arrived = ArrivedSources.make(count: count, failuresDecide: true)
-        let resolve: @Sendable (ArrivedSources.Decision) -> Void = { decision in _resolveZip(child, with: decision) }
-        var registrations: [CallbackRegistration] = []
-        registrations.reserveCapacity(count)
-        var index = 0
-        for future in repeat each futures {
-            let position = index
-            let registration = (future as _FutureCore)._addResolutionCallback { source in
-                resolve(arrived.record(source, at: position))
-            }
-            if let registration { registrations.append(registration) }
-            index += 1
-        }
-        child.keep(registrations)
-    }
-}
-
-/// The position of the next source whose value a zip's tuple takes.
-@usableFromInline
-final class _ZipCursor {
-    @usableFromInline var position = 0
-
-    @inlinable
-    init() {}
-}
-
-/// The value of the source at `cursor`, which succeeded, and the cursor moved to the next one.
+/// The values of a zip's sources, all succeeded, as its tuple. The sources name no pack type:
+/// a loop over a pack runs unspecialized, each type named a metadata lookup.
 @inlinable
-func _nextZipValue<Value, Failure: Error>(
-    of sources: [_FutureCore],
-    _ cursor: _ZipCursor,
-    as type: Future<Value, Failure>.Type
-) -> Value {
-    defer { cursor.position += 1 }
-    return unsafeDowncast(sources[cursor.position], to: type)._successValueUnchecked
-}
-
-/// Resolves a zip's `child` if `decision` decides it.
-@inlinable
-func _resolveZip<each V: Sendable, Failure: Error>(
-    _ child: Future<(repeat each V), Failure>,
-    with decision: ArrivedSources.Decision
-) {
-    switch decision {
-    case .undecided:
-        return
-    case .failed(let source):
-        // One of the pack's futures, so its erased failure is this `Failure`.
-        child.resolve(with: .failure(source._erasedFailureIfFailed as! Failure), sourceCancelled: source._isCancelled)
-    case .succeeded(let sources):
-        let cursor = _ZipCursor()
-        child.resolve(with: .success((repeat _nextZipValue(of: sources, cursor, as: Future<each V, Failure>.self))))
+func _zipValues<each V: Sendable, Failure: Error>(of sources: [_FutureCore], as failure: Failure.Type)
+    -> (repeat each V)
+{
+    var position = 0
+    func next<Value: Sendable>(_ type: Value.Type) -> Value {
+        defer { position += 1 }
+        return unsafeDowncast(sources[position], to: Future<Value, Failure>.self)._successValueUnchecked
     }
+    return (repeat next((each V).self))
 }
 
 /// Rejects futures of different error types: see the message.
@@ -257,29 +205,16 @@ extension Future {
             return Future<[Value], Failure>(resolved: .success([]), fileID: fileID, line: line)
         }
         return Future<[Value], Failure>(derivingFrom: futures, fileID: fileID, line: line) { child in
-            let arrived = ArrivedSources.make(count: futures.count, failuresDecide: true)
-            var registrations: [CallbackRegistration] = []
-            registrations.reserveCapacity(futures.count)
-            for (index, future) in futures.enumerated() {
-                // One closure on the untyped future: `_onResolution` would make two contexts.
-                let registration = future._addResolutionCallback { source in
-                    switch arrived.record(source, at: index) {
-                    case .undecided:
-                        break
-                    case .failed(let source):
-                        child._resolveIfFailed(unsafeDowncast(source, to: Future<Value, Failure>.self))
-                    case .succeeded(let sources):
-                        child.resolve(
-                            with: .success(
-                                sources.map {
-                                    unsafeDowncast($0, to: Future<Value, Failure>.self)._successValueUnchecked
-                                }))
-                    }
-                }
-                if let registration { registrations.append(registration) }
-            }
-            // Kept under one lock; taken back at once if a failure decided the child meanwhile.
-            child.keep(registrations)
+            child._connectFanIn(
+                futures,
+                failed: { failure, cancelled in
+                    child.resolve(with: .failure(failure as! Failure), sourceCancelled: cancelled)
+                },
+                succeeded: { sources in
+                    child.resolve(
+                        with: .success(
+                            sources.map { unsafeDowncast($0, to: Future<Value, Failure>.self)._successValueUnchecked }))
+                })
         }
     }
 
@@ -296,12 +231,10 @@ extension Future {
     ///   - fileID: Leave the default: see <doc:CreationSites>.
     ///   - line: Leave the default.
     /// - Returns: A future resolved like the first of them to resolve.
-    @inlinable
     public static func first(
         of futures: [Future<Value, Failure>],
         fileID: StaticString = #fileID, line: UInt = #line
     ) -> Future<Value, Failure> {
-        // Inlinable: each callback specialized for the caller's types (as `all`'s).
         guard !futures.isEmpty else { _firstOfNoFutures(fileID: fileID, line: line) }
         return Future(derivingFrom: futures, fileID: fileID, line: line) { child in
             // The losers' callbacks go when the first decides (`keep`).
@@ -315,7 +248,6 @@ extension Future {
         }
     }
 
-    @usableFromInline
     static func _firstOfNoFutures(fileID: StaticString, line: UInt) -> Never {
         misuse(
             "Future.first(of:) needs at least one future; it was given none (with none, nothing could resolve it)",

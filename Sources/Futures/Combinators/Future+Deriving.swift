@@ -83,10 +83,6 @@ extension Future {
         }
     }
 
-    /// `startWithoutBlocking`, for inlinable code.
-    @usableFromInline
-    func _startWithoutBlocking() { startWithoutBlocking() }
-
     /// Calls `body` with the result once resolved, as `_onResolution` does.
     @inlinable
     @discardableResult
@@ -106,7 +102,6 @@ extension Future {
 }
 
 /// What a child of a resolved source needs (`Future._derive`).
-@usableFromInline
 enum DerivingAtOnce {
     /// The source's callback resolves the child, as for a pending source.
     case never
@@ -129,7 +124,7 @@ extension _FutureCore {
 extension FutureLinks {
     @inlinable
     static func derived(from source: _FutureCore) -> FutureLinks {
-        .holding(DerivedLinks(source: .passUnretained(source), switchesSources: true))
+        .holding(DerivedLinks(source: source, switchesSources: true))
     }
 
     /// Links with no source yet, for a child resolved when made that may `_wait(on:)`.
@@ -139,12 +134,12 @@ extension FutureLinks {
 
 extension _FutureCore {
     /// `addResolutionCallback`, for inlinable code.
-    @usableFromInline
+    @inlinable
     @discardableResult
     final func _addResolutionCallback(_ callback: consuming @escaping @Sendable (_FutureCore) -> Void)
         -> CallbackRegistration?
     {
-        addResolutionCallback(consume callback)
+        _addResolutionCallback(parked: .closure(consume callback))
     }
 
     /// `addResolutionCallback(parked:)`, for inlinable code.
@@ -154,9 +149,9 @@ extension _FutureCore {
     }
 
     /// `addResolutionCallbackForGood`, for inlinable code.
-    @usableFromInline
+    @inlinable
     final func _addResolutionCallbackForGood(_ callback: consuming @escaping @Sendable (_FutureCore) -> Void) {
-        addResolutionCallbackForGood(consume callback)
+        _addResolutionCallbackForGood(parked: .closure(consume callback))
     }
 
     /// `addResolutionCallbackForGood(parked:)`, for inlinable code.

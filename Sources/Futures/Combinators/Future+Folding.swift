@@ -20,7 +20,6 @@ extension Future {
     ///     next value. It must not block; it may throw `Failure`.
     /// - Returns: A future of the last running result.
     @_disfavoredOverload
-    @inlinable
     public func fold<Element: Sendable>(
         _ futures: [Future<Element, Failure>],
         fileID: StaticString = #fileID, line: UInt = #line,
@@ -70,7 +69,6 @@ extension Future {
     ///   - line: Leave the default.
     ///   - combine: Makes a future of the next running result. It must not block.
     /// - Returns: A future of the last running result.
-    @inlinable
     public func fold<Element: Sendable>(
         _ futures: [Future<Element, Failure>],
         fileID: StaticString = #fileID, line: UInt = #line,
@@ -98,7 +96,6 @@ extension Future {
     ///     block; it may throw `Failure`.
     /// - Returns: A future of the final running result.
     @_disfavoredOverload
-    @inlinable
     public static func reduce<Element: Sendable>(
         _ initial: Value,
         _ futures: [Future<Element, Failure>],
@@ -123,7 +120,6 @@ extension Future {
     ///   - line: Leave the default.
     ///   - next: Makes the next running result. It must not block.
     /// - Returns: A future of the final running result.
-    @inlinable
     public static func reduce<Element: Sendable>(
         _ initial: Value,
         _ futures: [Future<Element, Failure>],
@@ -154,7 +150,6 @@ extension Future {
     ///     `Failure`.
     /// - Returns: A future of the final running result.
     @_disfavoredOverload
-    @inlinable
     public static func reduce<Element: Sendable>(
         into initial: Value,
         _ futures: [Future<Element, Failure>],
@@ -206,7 +201,6 @@ extension Future {
     ///   - line: Leave the default.
     ///   - update: Changes the running result with a value. It must not block.
     /// - Returns: A future of the final running result.
-    @inlinable
     public static func reduce<Element: Sendable>(
         into initial: Value,
         _ futures: [Future<Element, Failure>],

@@ -1,4 +1,4 @@
-public import Synchronization
+import Synchronization
 
 extension Future {
     /// Returns a future of the first of `futures` to succeed; it fails only if every one fails,
@@ -16,12 +16,10 @@ extension Future {
     ///   - fileID: Leave the default: see <doc:CreationSites>.
     ///   - line: Leave the default.
     /// - Returns: A future of the first value, or of the last error if none succeeds.
-    @inlinable
     public static func firstSuccess(
         of futures: [Future<Value, Failure>],
         fileID: StaticString = #fileID, line: UInt = #line
     ) -> Future<Value, Failure> {
-        // Inlinable so each callback is specialized, as `first(of:)`'s.
         guard !futures.isEmpty else { _firstSuccessOfNoFutures(fileID: fileID, line: line) }
         let count = futures.count
         return .init(derivingFrom: futures, fileID: fileID, line: line) { child in
@@ -44,7 +42,6 @@ extension Future {
         }
     }
 
-    @usableFromInline
     static func _firstSuccessOfNoFutures(fileID: StaticString, line: UInt) -> Never {
         misuse(
             "Future.firstSuccess(of:) needs at least one future; it was given none (with none, nothing could succeed or fail)",
@@ -53,13 +50,8 @@ extension Future {
 }
 
 /// Failures counted for `firstSuccess(of:)`: the last one resolves the child with its error.
-@usableFromInline
 final class _FailureCount: Sendable {
-    @usableFromInline let count = Atomic<Int>(0)
+    let count = Atomic<Int>(0)
 
-    @inlinable
-    init() {}
-
-    @inlinable
     func addOne() -> Int { count.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue }
 }

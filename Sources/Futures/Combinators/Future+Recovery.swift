@@ -17,7 +17,7 @@ extension Future {
     ///   - fileID: Leave the default: see <doc:CreationSites>.
     ///   - line: Leave the default.
     /// - Returns: A future of this future's value, or of the fallback's result.
-    @inlinable @_disfavoredOverload
+    @_disfavoredOverload
     public func flatMapError<NewFailure: Error>(
         fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Failure) throws(NewFailure) -> Future<Value, NewFailure>
@@ -55,7 +55,6 @@ extension Future {
     ///   - fileID: Leave the default: see <doc:CreationSites>.
     ///   - line: Leave the default.
     /// - Returns: A future of this future's value, or of the fallback's result.
-    @inlinable
     public func flatMapError<NewFailure: Error>(
         fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Failure) -> Future<Value, NewFailure>

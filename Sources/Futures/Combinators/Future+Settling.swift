@@ -16,7 +16,6 @@ extension Future {
     ///   - fileID: Leave the default: see <doc:CreationSites>.
     ///   - line: Leave the default.
     /// - Returns: A future of their results, in order.
-    @inlinable
     public static func allSettled(
         _ futures: [Future<Value, Failure>],
         fileID: StaticString = #fileID, line: UInt = #line
@@ -25,7 +24,6 @@ extension Future {
             return Future<[Result<Value, Failure>], Never>(resolved: .success([]), fileID: fileID, line: line)
         }
         let count = futures.count
-        // Inlinable so the callbacks are specialized; `ArrivedSources` names no generic type.
         return .init(derivingFrom: futures, fileID: fileID, line: line) { child in
             let arrived = ArrivedSources.make(count: count, failuresDecide: false)
             for (index, future) in futures.enumerated() {

@@ -123,7 +123,6 @@ extension Future {
     ///   - line: Leave the default.
     ///   - transform: Makes the new error. It runs only if this future fails.
     /// - Returns: A future with the same value, or the transformed error.
-    @inlinable
     public func mapError<NewFailure: Error>(
         fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Failure) -> NewFailure
@@ -136,17 +135,15 @@ extension Future {
         }
         // Its own step class (`MapErrorStep`): through `_derive` it cost one allocation more.
         typealias Step = MapErrorStep<Value, Failure, NewFailure>
-        let step = Unmanaged.passRetained(
-            Step(source: .passUnretained(self), transform: transform) { step, parent in
-                guard let (child, transform) = unsafeDowncast(step, to: Step.self).take() else { return }
-                Self._resolve(child, from: parent, mappingError: consume transform)
-            })
+        let step = Step(source: self, transform: transform) { step, parent in
+            guard let (child, transform) = unsafeDowncast(step, to: Step.self).take() else { return }
+            Self._resolve(child, from: parent, mappingError: consume transform)
+        }
         return _attachStep(step, fileID: fileID, line: line)
     }
 
     /// Resolves `child`, a `mapError` of the resolved `parent`.
-    @inlinable @inline(__always)
-    static func _resolve<NewFailure>(
+    private static func _resolve<NewFailure>(
         _ child: Future<Value, NewFailure>,
         from parent: Future<Value, Failure>,
         mappingError transform: (Failure) -> NewFailure
@@ -172,7 +169,6 @@ extension Future {
     ///   - line: Leave the default.
     ///   - transform: Makes a value from the error, or throws a new error.
     /// - Returns: A future with this future's value, or the recovered one.
-    @inlinable
     public func recover<NewFailure: Error>(
         fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Failure) throws(NewFailure) -> Value
@@ -185,17 +181,15 @@ extension Future {
         }
         // A step, as `map`'s (`MapStep`), whose transform takes the error.
         typealias Step = MapStep<Value, Failure, Value, NewFailure, Failure, Value, NewFailure>
-        let step = Unmanaged.passRetained(
-            Step(source: .passUnretained(self), transform: transform) { step, parent in
-                guard let (child, transform) = unsafeDowncast(step, to: Step.self).take() else { return }
-                Self._resolve(child, from: parent, recovering: consume transform)
-            })
+        let step = Step(source: self, transform: transform) { step, parent in
+            guard let (child, transform) = unsafeDowncast(step, to: Step.self).take() else { return }
+            Self._resolve(child, from: parent, recovering: consume transform)
+        }
         return _attachStep(step, fileID: fileID, line: line)
     }
 
     /// Resolves `child`, a `recover` of the resolved `parent` (a cancellation is recovered too).
-    @inlinable @inline(__always)
-    static func _resolve<NewFailure>(
+    private static func _resolve<NewFailure>(
         _ child: Future<Value, NewFailure>,
         from parent: Future<Value, Failure>,
         recovering transform: (Failure) throws(NewFailure) -> Value

@@ -50,7 +50,6 @@ extension _FutureCore {
     /// one gets here on the thread that resolved its source after a blocking read, and demands
     /// as that reader would, so lazy flatMaps run in one pass. A `source` that reaches this
     /// future fails it with ``FutureCycleError`` (or traps: `_resolveWaitingOnItself()`).
-    @usableFromInline
     final func wait(on source: _FutureCore) {
         if source.reaches(self) {
             _resolveWaitingOnItself()
@@ -99,7 +98,6 @@ extension _FutureCore {
 
     /// Forgets a resolved derived future's sources so it keeps nothing alive, and undoes its
     /// detachments (callbacks on race losers go, its timer is cancelled), releasing outside the lock.
-    @usableFromInline
     final func dropUpstreams() {
         guard let links = _links.sources else { return }
         // Moved out, not copied (gated: map step).
@@ -169,7 +167,6 @@ extension _FutureCore {
     }
 
     /// Keeps `registrations` as `keep(_:)` keeps one, under one lock.
-    @usableFromInline
     final func keep(_ registrations: [CallbackRegistration]) {
         guard !registrations.isEmpty else { return }
         let kept = withLinks { links -> Bool in
@@ -196,7 +193,6 @@ extension _FutureCore {
 
     /// Cancels `futures` (made for this future alone, e.g. a fold's chain) once decided. Watched,
     /// not held: they may hold this future.
-    @usableFromInline
     final func _cancelWhenDecided(_ futures: [_FutureCore], _ cancel: @escaping @Sendable (_FutureCore) -> Void) {
         let watched = futures.map { WatchedSource($0) }
         keep(.action { for link in watched { if let future = link.future { cancel(future) } } })
@@ -204,7 +200,6 @@ extension _FutureCore {
 
     /// Runs `expire` after `duration` on a timer kept until decided; an unschedulable duration
     /// never expires.
-    @usableFromInline
     final func keepTimer(after duration: Duration, _ expire: @escaping @Sendable () -> Void) {
         if let timer = DelayedWork.after(duration, expire) { keep(.timer(timer)) }
     }

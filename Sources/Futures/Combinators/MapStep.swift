@@ -23,9 +23,9 @@ class ChildStep<Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure:
     @exclusivity(unchecked) @usableFromInline final var child: Future<NewValue, NewFailure>?
     @usableFromInline final let body: Body
 
-    /// Links to the unretained `source` (see `DerivedLinks.init(source:)`); `attach(_:)` follows.
+    /// Links to `source` (see `DerivedLinks.init(source:)`); `attach(_:)` follows.
     @usableFromInline
-    init(source: Unmanaged<_FutureCore>, switchesSources: Bool, body: @escaping Body) {
+    init(source: _FutureCore, switchesSources: Bool, body: @escaping Body) {
         self.body = body
         super.init(source: source, switchesSources: switchesSources)
     }
@@ -73,7 +73,7 @@ final class MapStep<
     @exclusivity(unchecked) @usableFromInline var transform: Transform?
 
     @usableFromInline
-    init(source: Unmanaged<_FutureCore>, transform: @escaping Transform, body: @escaping Body) {
+    init(source: _FutureCore, transform: @escaping Transform, body: @escaping Body) {
         self.transform = transform
         super.init(source: source, switchesSources: false, body: body)
     }
@@ -93,25 +93,22 @@ final class MapStep<
 
 /// A `mapError`'s step. Not `MapStep`: its `throws(Never)` transform type crashed Swift 6.3
 /// (signal 11) emitting a reabstraction thunk; a plain function type needs none.
-@usableFromInline
 final class MapErrorStep<Value: Sendable, Failure: Error, NewFailure: Error>:
     ChildStep<Value, Failure, Value, NewFailure>, @unchecked Sendable
 {
     // @unchecked: as `ChildStep`'s.
 
-    @usableFromInline typealias Transform = @Sendable (Failure) -> NewFailure
+    typealias Transform = @Sendable (Failure) -> NewFailure
 
     /// `nil` once the step ran or was abandoned.
-    @exclusivity(unchecked) @usableFromInline var transform: Transform?
+    var transform: Transform?
 
-    @usableFromInline
-    init(source: Unmanaged<_FutureCore>, transform: @escaping Transform, body: @escaping Body) {
+    init(source: _FutureCore, transform: @escaping Transform, body: @escaping Body) {
         self.transform = transform
         super.init(source: source, switchesSources: false, body: body)
     }
 
     /// Takes the child and transform out, for the body to run once.
-    @inlinable
     func take() -> (child: Future<Value, NewFailure>, transform: Transform)? {
         guard let child = child.take(), let transform = transform.take() else { return nil }
         return (child, transform)

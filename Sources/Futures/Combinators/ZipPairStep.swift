@@ -48,24 +48,24 @@ final class _ZipPairStep: DerivedLinks, DerivedStep, @unchecked Sendable {
 
     @exclusivity(unchecked) private var arrivals = Arrivals()
     /// The child's identity, for its stripe lock; set before the step is parked.
-    @exclusivity(unchecked) private var childKey = ObjectIdentifier(_ZipPairStep.self)
+    private var childKey = ObjectIdentifier(_ZipPairStep.self)
     /// Tells the first source from the second (`zip(f, f)` gives both the same); both were alive
     /// when the step was made, and only they call it, so no other future has this identity then.
     private let firstSource: ObjectIdentifier
     private let body: Body
     /// Kept here, not in the extras (`keepsPair`), so a pending zip needs no arrays. Guarded as
     /// the links' `first` is.
-    @exclusivity(unchecked) private var second: Upstream
+    private var second: Upstream
     /// The callbacks parked on the sources, taken back once decided; each is forgotten when its
     /// source arrives (already handed over). Under the child's stripe lock.
-    @exclusivity(unchecked) private var firstRegistration: CallbackRegistration?
-    @exclusivity(unchecked) private var secondRegistration: CallbackRegistration?
+    private var firstRegistration: CallbackRegistration?
+    private var secondRegistration: CallbackRegistration?
 
     /// Of a lazy zip, both sources until the first demand connects the step, a `cancel()` lets
     /// go of them, or the step is freed. Held strongly: the links only watch a non-lazy source,
     /// and an unheld resolved one (`Future(value:)` in the call) would be gone by the read. Written
     /// before the child exists, then only by the thread that clears `connectsOnDemand` under lock.
-    @exclusivity(unchecked) private var sourcesToConnect: (_FutureCore, _FutureCore)?
+    private var sourcesToConnect: (_FutureCore, _FutureCore)?
 
     @usableFromInline
     init(first: _FutureCore, second: _FutureCore, body: @escaping Body) {

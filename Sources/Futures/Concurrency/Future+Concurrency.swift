@@ -76,7 +76,7 @@ extension Future {
     /// The result, or `nil` if the calling task is cancelled before the future resolves.
     private func _resultUnlessCancelled() async -> Result<Value, Failure>? {
         if Task.isCancelled { return nil }
-        _startWithoutBlocking()
+        startWithoutBlocking()
         let wait = CancellableWait<Result<Value, Failure>>()
         AsyncReaders.suspended.add(1, ordering: .relaxed)
         defer { AsyncReaders.suspended.subtract(1, ordering: .relaxed) }

@@ -22,7 +22,6 @@ extension Future {
     /// - Returns: This future, to chain more callbacks.
     @_disfavoredOverload
     @discardableResult
-    @inlinable
     public func onComplete(
         on context: ExecutionContext = .immediate,
         _ callback: @escaping @Sendable (Result<Value, Failure>) -> Void
@@ -46,7 +45,6 @@ extension Future {
     /// - Returns: This future, to chain more callbacks.
     @_disfavoredOverload
     @discardableResult
-    @inlinable
     public func onSuccess(
         on context: ExecutionContext = .immediate,
         _ callback: @escaping @Sendable (Value) -> Void
@@ -69,7 +67,6 @@ extension Future {
     /// - Returns: This future, to chain more callbacks.
     @_disfavoredOverload
     @discardableResult
-    @inlinable
     public func onFailure(
         on context: ExecutionContext = .immediate,
         _ callback: @escaping @Sendable (Failure) -> Void
@@ -212,6 +209,5 @@ extension Future {
 
 extension ExecutionContext {
     /// Whether this is ``immediate``: the callback is called at once, with no closure to hand over.
-    @usableFromInline
     var _runsAtOnce: Bool { scheduler === ExecutionContext.immediate.scheduler }
 }

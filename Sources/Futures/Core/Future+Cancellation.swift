@@ -64,7 +64,6 @@ extension Future {
     var _isCancellableType: Bool { _isAnyError(Failure.self) }
 
     /// ``cancel()`` for combinators written for every `Failure`; does nothing if it cannot be cancelled.
-    @usableFromInline
     func _cancelIfCancellable() {
         guard _isCancellableType, _complete(with: .failure(CancellationError() as! Failure), cancelling: true) else {
             return

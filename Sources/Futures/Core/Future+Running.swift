@@ -11,10 +11,8 @@ extension Future {
         case .claimAndRun:
             if _claim(from: word) { return _runClaimedWork() }
         case .askContext:
-            if let scheduler = _contextScheduler, scheduler.readerShouldClaimAtOnce(), _claim(from: word) {
-                scheduler.readerClaimed(self)
-                return scheduler.runCounted { _runClaimedWork() }
-            }
+            var result: Result<Value, Failure>?
+            if _runQueuedWorkIfAllowed(from: word, { result = _runClaimedWork() }) { return result.unsafelyUnwrapped }
         case .readOutcome, .waitForRunner, .wait, .walkUpstream:
             // Nothing to run at once: the slow path decides again from its own load.
             break

@@ -106,8 +106,22 @@ extension _FutureCore {
         ReleaseTrampoline.release { list in removed.callback.abandon(into: &list) }
     }
 
-    /// Wakes parked readers and hands over the callbacks, in registration order, outside the lock.
+    /// After `resolved` was published over `word`: announces it if needed, and with
+    /// `droppingLinks` lets go of a derived future's links (`_publishResolution(droppingLinks:)`).
     @usableFromInline
+    final func _afterPublishing(previous word: StateWord, droppingLinks: Bool) {
+        if word.needsAnnouncement {
+            if droppingLinks {
+                _announceResolutionDroppingLinks(previous: word)
+            } else {
+                _announceResolution(previous: word)
+            }
+        } else if droppingLinks {
+            dropUpstreams()
+        }
+    }
+
+    /// Wakes parked readers and hands over the callbacks, in registration order, outside the lock.
     final func _announceResolution(previous word: StateWord) {
         var held: ParkedCallback?
         var callbacks: ParkedCallbacks?
@@ -121,7 +135,6 @@ extension _FutureCore {
 
     /// `_announceResolution(previous:)` for a derived future, whose links let go of sources and
     /// detachments under the same lock, released and undone after the hand-over.
-    @usableFromInline
     final func _announceResolutionDroppingLinks(previous word: StateWord) {
         guard let links = _links.sources else {
             _announceResolution(previous: word)

@@ -83,7 +83,7 @@ extension _FutureCore {
         var message =
             "\(_description) created at \(_creationSite) was read from inside its own work, "
             + "which would wait forever; read it after its work returns, or split the work"
-        let chain = ThreadState.current.running.map { $0.takeUnretainedValue() }
+        let chain = ThreadState.current.running
         if let start = chain.firstIndex(where: { $0 === self }), start < chain.count - 1 {
             let steps = chain[start...].map { WaitCycle.Step(future: $0, link: .workOnThisThread) }
             message += ".\n" + WaitCycle(steps: steps, entry: nil).message

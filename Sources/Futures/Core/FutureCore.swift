@@ -31,7 +31,7 @@ public class _FutureCore: @unchecked Sendable {
     private final func _releaseLinks() { _links.sources?.takeRetainedValue().releaseIteratively() }
 
     /// The scheduler of a background future's context; `nil` for any other future.
-    @usableFromInline var _contextScheduler: ContextScheduler? { nil }
+    var _contextScheduler: ContextScheduler? { nil }
 
     final var _word: StateWord { StateWord(raw: _state.load(ordering: .acquiring)) }
 
@@ -55,7 +55,6 @@ public class _FutureCore: @unchecked Sendable {
 
     /// The resolved future's failure as `any Error`, `nil` on success: for code that does not know
     /// the value type (a `zip`'s parameter-pack sources). A success is read from the word alone.
-    @usableFromInline
     final var _erasedFailureIfFailed: (any Error)? {
         _hasSucceeded ? nil : _erasedFailureOfResolved()
     }
@@ -88,8 +87,21 @@ public class _FutureCore: @unchecked Sendable {
 
     /// Takes a background future's work out of its context's unclaimed jobs (claimed, or dropped
     /// by a completion from `pending`): the one place it leaves the count.
-    @inlinable
+    @usableFromInline
     final func _leftTheQueue() { _contextScheduler?.counts.jobLeftTheQueue() }
+
+    /// For a blocking reader that found this background future's work queued: claims it and
+    /// runs it here (`run`, specialized where the read is) if the context's rule allows
+    /// (`ContextScheduler.readerShouldClaimAtOnce()`); whether it did.
+    @usableFromInline
+    final func _runQueuedWorkIfAllowed(from word: StateWord, _ run: () -> Void) -> Bool {
+        guard let scheduler = _contextScheduler, scheduler.readerShouldClaimAtOnce(), _claim(from: word) else {
+            return false
+        }
+        scheduler.readerClaimed(self)
+        scheduler.runCounted(run)
+        return true
+    }
 
     /// Publishes `resolved` after the outcome was written in `completing`, and wakes waiters.
     /// Called once, by the thread that won `beginCompletion`. `droppingLinks`: a derived future
@@ -105,16 +117,8 @@ public class _FutureCore: @unchecked Sendable {
     /// The same, from any phase no other thread can move.
     @inlinable
     final func _publishResolution(adding increment: UInt64, droppingLinks: Bool) {
-        let old = _state.wrappingAdd(increment, ordering: .acquiringAndReleasing).oldValue
-        if StateWord(raw: old).needsAnnouncement {
-            if droppingLinks {
-                _announceResolutionDroppingLinks(previous: StateWord(raw: old))
-            } else {
-                _announceResolution(previous: StateWord(raw: old))
-            }
-        } else if droppingLinks {
-            dropUpstreams()
-        }
+        let old = StateWord(raw: _state.wrappingAdd(increment, ordering: .acquiringAndReleasing).oldValue)
+        if old.needsAnnouncement || droppingLinks { _afterPublishing(previous: old, droppingLinks: droppingLinks) }
     }
 
     // MARK: Descriptions
@@ -170,14 +174,11 @@ struct FutureLinks: Sendable {
     /// Not even a creation file; an initializer turns it into `site(_:)` when it can.
     @inlinable static var none: FutureLinks { FutureLinks(bits: noneTag << tagShift) }
 
+    /// A derived future's sources, retained by hand (released in the deinit) and read borrowed
+    /// (`_withLinksBorrowed`), so a read costs no retain/release pair.
     @inlinable
-    static func holding(_ links: DerivedLinks) -> FutureLinks { .sources(.passRetained(links)) }
-
-    /// A derived future's sources, retained by hand (`holding(_:)`, released in the deinit) and
-    /// read borrowed (`_withLinksBorrowed`), so a read costs no retain/release pair.
-    @inlinable
-    static func sources(_ links: Unmanaged<DerivedLinks>) -> FutureLinks {
-        FutureLinks(bits: UInt64(UInt(bitPattern: links.toOpaque())))
+    static func holding(_ links: DerivedLinks) -> FutureLinks {
+        FutureLinks(bits: UInt64(UInt(bitPattern: Unmanaged.passRetained(links).toOpaque())))
     }
 
     /// No links, and the creation file's name (a literal's characters live for the program).

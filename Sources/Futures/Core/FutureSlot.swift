@@ -81,7 +81,7 @@ extension _FutureWithSlot {
         switch _state.transition({ $0.finishRunning(succeeded: succeeded) }) {
         case .published(let previous):
             if previous.needsAnnouncement {
-                _announceResolution(previous: previous)
+                _afterPublishing(previous: previous, droppingLinks: false)
             }
             return true
         case .cancelled:
@@ -107,16 +107,17 @@ extension _FutureSlot: _FutureSlotRunning {
         var outcome = Self.empty
         var succeeded = false
         do {
-            swap(&outcome, &slot.pointee)
-            guard case .work(let body) = consume outcome else { future._missingWork() }
-            let chain = CurrentWork.push(future)
-            do throws(Failure) {
-                outcome = .success(try body())
-                succeeded = true
-            } catch {
-                outcome = .failure(error)
+            var taken = Self.empty
+            swap(&taken, &slot.pointee)
+            guard case .work(let body) = consume taken else { future._missingWork() }
+            CurrentWork.run(future) {
+                do throws(Failure) {
+                    outcome = .success(try body())
+                    succeeded = true
+                } catch {
+                    outcome = .failure(error)
+                }
             }
-            CurrentWork.pop(chain)
         }
         // The closure and its captures are released before the future resolves: a woken reader can rely
         // on them being gone.

@@ -173,7 +173,6 @@ struct StateWord: Equatable, Sendable {
         return .published(previous: previous)
     }
 
-    @usableFromInline
     enum RegistrationOutcome: Equatable, Sendable {
         /// A resolution from now on takes the stripe's lock and sees the flag.
         case registered
@@ -181,7 +180,6 @@ struct StateWord: Equatable, Sendable {
     }
 
     /// Under the stripe's lock.
-    @inlinable
     mutating func addWaiter() -> RegistrationOutcome {
         if isResolved { return .resolved }
         raw |= Self.waitersBit
@@ -189,7 +187,6 @@ struct StateWord: Equatable, Sendable {
     }
 
     /// Under the stripe's lock.
-    @inlinable
     mutating func addCallbacks() -> RegistrationOutcome {
         if isResolved { return .resolved }
         raw |= Self.callbacksBit

@@ -52,7 +52,7 @@ enum WaitRegistry {
         let state = ThreadState.current
         let thread = ObjectIdentifier(state)
         let parked = Parked(
-            future: future, running: state.running.map { $0.takeUnretainedValue() }, waitsForever: waitsForever,
+            future: future, running: state.running, waitsForever: waitsForever,
             isMainThread: isMainThread)
         guard waitsForever, !parked.running.isEmpty else {
             let stripe = Int(UInt(bitPattern: thread.hashValue) % UInt(readerStripeCount))

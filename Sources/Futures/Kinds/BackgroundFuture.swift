@@ -75,16 +75,8 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
         let scheduler = context.scheduler
         _scheduler = pinned ? nil : scheduler
         super.init(kind: pinned ? .pinned : .background, work: work, fileID: fileID, line: line)
-        if pinned {
-            scheduler.execute { [self] in
-                guard _claim() else { return }
-                _ = scheduler.runCounted { _runClaimedWork() }
-            }
-        } else {
-            scheduler.submit(
-                .future(self) { future in
-                    unsafeDowncast(future, to: BackgroundFuture<Value, Failure>.self)._runFromQueue()
-                })
+        scheduler.start(self, pinned: pinned) { future in
+            _ = unsafeDowncast(future, to: BackgroundFuture<Value, Failure>.self)._runClaimedWork()
         }
     }
 
@@ -92,13 +84,5 @@ public final class BackgroundFuture<Value: Sendable, Failure: Error>: Future<Val
     /// gone while the work waits.
     @usableFromInline let _scheduler: ContextScheduler?
 
-    @usableFromInline
     override final var _contextScheduler: ContextScheduler? { _scheduler }
-
-    /// From the queue, unless a reader claimed it first (the entry is then stale).
-    @inlinable
-    final func _runFromQueue() {
-        guard let scheduler = _scheduler, _claim() else { return }
-        _ = scheduler.runCounted { _runClaimedWork() }
-    }
 }

@@ -1,16 +1,24 @@
 import Foundation
 
 /// Work handed to a context: a queued future's work, or a closure.
-@usableFromInline
 enum Job: Sendable {
-    /// `run` runs the work if still unclaimed; made where the future is, specialized for its types.
+    /// `run` runs the work once claimed (`_claim()`); made where the future is, specialized for
+    /// its types. Whoever takes the job claims first: a reader may have claimed the work already.
     case future(_FutureCore, run: @Sendable (_FutureCore) -> Void)
     case closure(@Sendable () -> Void)
 
+    /// On a closure context's thread, counted as a runner while a future's work runs.
     func run() {
         switch self {
-        case .future(let future, let run): run(future)
-        case .closure(let body): body()
+        case .future(let future, let run):
+            guard future._claim() else { return }
+            if let scheduler = future._contextScheduler {
+                scheduler.runCounted { run(future) }
+            } else {
+                run(future)
+            }
+        case .closure(let body):
+            body()
         }
     }
 
@@ -56,7 +64,7 @@ final class ContextScheduler: Sendable {
     static let starvationLimit = EngineTiming.starvationLimit
 
     /// The runner's, held here so the reader's rule reads them without a call.
-    @usableFromInline let counts: RunnerCounts
+    let counts: RunnerCounts
     let runner: any JobRunner
     /// A pool runs its queue even as it shuts down; a closure context may drop work.
     let runsEveryJob: Bool
@@ -68,16 +76,30 @@ final class ContextScheduler: Sendable {
 
     // MARK: What a context does
 
-    @usableFromInline func submit(_ job: consuming Job) { runner.submit(job) }
-    @usableFromInline func execute(_ work: @escaping @Sendable () -> Void) { runner.execute(work) }
-    @usableFromInline func readerClaimed(_ future: _FutureCore) { runner.readerClaimed(future) }
+    func submit(_ job: consuming Job) { runner.submit(job) }
+    func execute(_ work: @escaping @Sendable () -> Void) { runner.execute(work) }
+    func readerClaimed(_ future: _FutureCore) { runner.readerClaimed(future) }
+
+    /// Starts a background future's work: queued, for whoever claims it first (a runner, or a
+    /// reader by the rule below); `pinned`, only on this context. `run` runs the claimed work,
+    /// specialized where the future was made; capture-free, so queueing allocates no closure.
+    @usableFromInline
+    func start(_ future: _FutureCore, pinned: Bool, run: @escaping @Sendable (_FutureCore) -> Void) {
+        guard pinned else {
+            submit(.future(future, run: run))
+            return
+        }
+        execute { [self] in
+            guard future._claim() else { return }
+            runCounted { run(future) }
+        }
+    }
     var canStartMoreRunners: Bool { runner.canStartMoreRunners }
     var runnerQoS: ThreadQoS { runner.runnerQoS }
 
     // MARK: The reader's rule
 
     /// A blocking reader just found this context's work queued.
-    @usableFromInline
     func readerShouldClaimAtOnce() -> Bool {
         CurrentWork.isInsideWork || counts.computingNow + counts.unclaimedNow <= counts.cpuSlots
     }
@@ -93,14 +115,12 @@ final class ContextScheduler: Sendable {
 
     /// Runs `body` counted as a computing runner, unless the thread is counted already (by a
     /// context, or by its worker record): a runner running queued work inline counts once.
-    @inlinable
     func runCounted<R>(_ body: () -> R) -> R {
         let counted = beginCountedRun()
         defer { if counted { endCountedRun() } }
         return body()
     }
 
-    @usableFromInline
     func beginCountedRun() -> Bool {
         let state = ThreadState.current
         guard state.countedBy == nil, state.worker == nil else { return false }
@@ -109,7 +129,6 @@ final class ContextScheduler: Sendable {
         return true
     }
 
-    @usableFromInline
     func endCountedRun() {
         ThreadState.current.countedBy = nil
         releaseSlot()

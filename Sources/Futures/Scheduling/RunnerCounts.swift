@@ -1,25 +1,24 @@
-public import Synchronization
+import Synchronization
 
 /// A context's two lock-free counters; the methods below are their only writers.
 ///
 /// `computing`: runners not parked nor seen blocked. `unclaimed`: a closure until it starts, a
 /// future until its work leaves `pending` (`_FutureCore._leftTheQueue()`). Atomics, not
 /// `PoolState` fields: every blocked reader reads them, and a lock would be on every read.
-@usableFromInline
 final class RunnerCounts: Sendable {
     let cpuSlots: Int
     /// Written only by `runnerStarted()` and `runnerStopped()`.
-    @usableFromInline let computing = Atomic<Int>(0)
+    let computing = Atomic<Int>(0)
     /// Written only by `jobSubmitted()` and `jobLeftTheQueue()`.
-    @usableFromInline let unclaimed = Atomic<Int>(0)
+    let unclaimed = Atomic<Int>(0)
 
     init(cpuSlots: Int) {
         precondition(cpuSlots > 0, "a context needs at least one CPU slot; it was given \(cpuSlots)")
         self.cpuSlots = cpuSlots
     }
 
-    @inlinable var computingNow: Int { computing.load(ordering: .relaxed) }
-    @inlinable var unclaimedNow: Int { unclaimed.load(ordering: .relaxed) }
+    var computingNow: Int { computing.load(ordering: .relaxed) }
+    var unclaimedNow: Int { unclaimed.load(ordering: .relaxed) }
     func runnerStarted() { computing.wrappingAdd(1, ordering: .relaxed) }
 
     /// Returns whether jobs wait unclaimed: the freed slot may be theirs.
@@ -30,5 +29,5 @@ final class RunnerCounts: Sendable {
     }
 
     func jobSubmitted() { unclaimed.wrappingAdd(1, ordering: .relaxed) }
-    @inlinable func jobLeftTheQueue() { unclaimed.wrappingSubtract(1, ordering: .relaxed) }
+    func jobLeftTheQueue() { unclaimed.wrappingSubtract(1, ordering: .relaxed) }
 }

@@ -29,14 +29,15 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
     let counts: RunnerCounts
 
     let lock = PoolLock()
-    // Guarded by `lock`, so exclusivity checks are off (gated: background hand-off).
+    // Guarded by `lock`. The two a submitting or claiming reader touches skip exclusivity checks
+    // (gated: background hand-off).
     @exclusivity(unchecked) var jobs = JobRing()
     @exclusivity(unchecked) var state: PoolState
-    @exclusivity(unchecked) var workers: [WorkerRecord] = []
+    var workers: [WorkerRecord] = []
     /// Idle workers without a token, most recently idle last: `state.idleWithoutToken` of them.
-    @exclusivity(unchecked) var idleWaiters: [IdleWaiter] = []
+    var idleWaiters: [IdleWaiter] = []
     /// Wake-ups to send without their signal, as a lost signal would (tests, `LostWakeUps`).
-    @exclusivity(unchecked) private var signalsToDrop = 0
+    private var signalsToDrop = 0
 
     /// Written under `lock`, read without it by a watching worker.
     let submits = PaddedCounter()
@@ -47,7 +48,7 @@ final class ThreadPool: JobRunner, @unchecked Sendable {
     let blockedVerdicts = Atomic<Int>(0)
 
     let monitorCondition = NSCondition()
-    @exclusivity(unchecked) var monitorWakeUps = 0
+    var monitorWakeUps = 0
 
     static let spinNanoseconds = EngineTiming.workerWatchNanoseconds
     /// Nested reads run queued work inline, frame on frame.

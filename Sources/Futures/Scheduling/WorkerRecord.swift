@@ -39,6 +39,8 @@ final class WorkerRecord: Sendable {
     func run(_ job: consuming Job) {
         switch consume job {
         case .future(let future, let run):
+            // A worker is counted by its record: no `runCounted`.
+            guard future._claim() else { return }
             runningFuture.store(UInt(bitPattern: ObjectIdentifier(future)), ordering: .relaxed)
             run(future)
             runningFuture.store(0, ordering: .relaxed)

@@ -3,8 +3,7 @@
 final class LockedBox<Value: Sendable>: @unchecked Sendable {
     // @unchecked: `value` is used only inside `withLock`, and `Value` is `Sendable`.
     private let lock = PoolLock(spinning: false)
-    /// The lock already gives exclusive access (gated: `all` per input, bounded).
-    @exclusivity(unchecked) private var value: Value
+    private var value: Value
 
     init(_ value: Value) { self.value = value }
 

@@ -33,7 +33,7 @@ enum ThreadLocalSlot {
 
     private static func makeKey() -> pthread_key_t {
         var key = pthread_key_t()
-        let status = pthread_key_create(&key, releaseThreadObject)
+        let status = pthread_key_create(&key) { releaseThreadObject($0) }
         precondition(status == 0, "Futures could not create its thread-local key (error \(status))")
         let (exchanged, winner) = keyPlusOne.compareExchange(
             expected: 0, desired: UInt(key) + 1, ordering: .acquiringAndReleasing)
@@ -43,15 +43,10 @@ enum ThreadLocalSlot {
     }
 }
 
-#if canImport(Darwin)
-    private let releaseThreadObject: @convention(c) (UnsafeMutableRawPointer) -> Void = { object in
-        Unmanaged<AnyObject>.fromOpaque(object).release()
-    }
-#else
-    private let releaseThreadObject: @convention(c) (UnsafeMutableRawPointer?) -> Void = { object in
-        if let object { Unmanaged<AnyObject>.fromOpaque(object).release() }
-    }
-#endif
+/// Releases a thread's object at its exit: the stored reference `ThreadLocalSlot.store` took.
+private func releaseThreadObject(_ object: UnsafeMutableRawPointer?) {
+    if let object { Unmanaged<AnyObject>.fromOpaque(object).release() }
+}
 
 /// What a pool's monitor learns about a thread from another: CPU time, and whether it is runnable.
 struct ThreadProbe: Sendable {

@@ -2,13 +2,11 @@ import Foundation
 
 /// An object the first `take(as:)` gets and every later one gets `nil` (a timeout's timer and
 /// source race for their future). Existential, not generic, so its lock code is concrete.
-@usableFromInline
 final class TakeOnce: Sendable {
     private let slot: LockedBox<(any AnyObject & Sendable)?>
 
-    @usableFromInline init(_ object: some AnyObject & Sendable) { slot = LockedBox(object) }
+    init(_ object: some AnyObject & Sendable) { slot = LockedBox(object) }
 
-    @usableFromInline
     func take<Object: AnyObject>(as type: Object.Type) -> Object? {
         let object = slot.withLock { slot in
             defer { slot = nil }

@@ -1,5 +1,6 @@
-/// Per-thread state, held by `ThreadLocalSlot`. Only its own thread reaches it: no lock, and no
-/// exclusivity checks (no `inout` access to a field is held across a call that could touch it).
+/// Per-thread state, held by `ThreadLocalSlot`. Only its own thread reaches it: no lock. The
+/// fields on the read and callback paths skip exclusivity checks (no `inout` access to one is held
+/// across a call that could touch it).
 @usableFromInline
 final class ThreadState {
     /// Futures whose work runs here, outermost first: a raw buffer, so push and pop pay no
@@ -21,7 +22,7 @@ final class ThreadState {
     var isRunningCallbacks = false
 
     /// Queued while this thread releases (`ReleaseTrampoline`).
-    @exclusivity(unchecked) var pendingReleases: [Any] = []
+    var pendingReleases: [Any] = []
     var isReleasing = false
 
     private init() { runningBuffer = .allocate(capacity: runningCapacity) }
@@ -42,15 +43,14 @@ final class ThreadState {
     func popRunning() { runningCount &-= 1 }
 
     /// A copy, for slow paths.
-    var running: [Unmanaged<_FutureCore>] { Array(UnsafeBufferPointer(start: runningBuffer, count: runningCount)) }
+    var running: [_FutureCore] { (0..<runningCount).map { runningBuffer[$0].takeUnretainedValue() } }
 
     var innermostRunning: _FutureCore? {
         runningCount > 0 ? runningBuffer[runningCount - 1].takeUnretainedValue() : nil
     }
 
     func isRunning(_ future: _FutureCore) -> Bool {
-        let wanted = Unmanaged.passUnretained(future).toOpaque()
-        for index in 0..<runningCount where runningBuffer[index].toOpaque() == wanted { return true }
+        for index in 0..<runningCount where runningBuffer[index].takeUnretainedValue() === future { return true }
         return false
     }
 
@@ -64,6 +64,12 @@ final class ThreadState {
         return state
     }
 
+    /// Runs `body` with this thread's state borrowed, not retained: its thread-local slot holds it
+    /// while the thread lives (gated: map step, lazy create+read).
+    static func withCurrent<R>(_ body: (ThreadState) throws -> R) rethrows -> R {
+        try currentUnmanaged._withUnsafeGuaranteedRef(body)
+    }
+
     /// Never makes one.
     static var existing: ThreadState? {
         ThreadLocalSlot.load().map { Unmanaged<ThreadState>.fromOpaque($0).takeUnretainedValue() }
@@ -74,6 +80,8 @@ final class ThreadState {
 /// and `Future.isCurrentWorkCancelled`.
 @usableFromInline
 enum CurrentWork {
+    /// Runs `body`, `future`'s work, with `future` on this thread's chain of running work.
+    /// Inlinable, so the work runs specialized with no closure between (gated: lazy create+read).
     @inlinable
     static func run<R>(_ future: _FutureCore, _ body: () -> R) -> R {
         let state = push(future)
@@ -81,18 +89,17 @@ enum CurrentWork {
         return body()
     }
 
-    /// Returns the state to pop from, unretained.
+    /// Returns the state to pop from, unretained: `pop` needs no second thread-local lookup.
     @usableFromInline
     static func push(_ future: _FutureCore) -> Unmanaged<ThreadState> {
-        let state = ThreadState.currentUnmanaged
-        state._withUnsafeGuaranteedRef { $0.pushRunning(future) }
-        return state
+        ThreadState.withCurrent { state in
+            state.pushRunning(future)
+            return .passUnretained(state)
+        }
     }
 
     @usableFromInline
-    static func pop(_ state: Unmanaged<ThreadState>) {
-        state._withUnsafeGuaranteedRef { $0.popRunning() }
-    }
+    static func pop(_ state: Unmanaged<ThreadState>) { state._withUnsafeGuaranteedRef { $0.popRunning() } }
 
     static func contains(_ future: _FutureCore) -> Bool { ThreadState.existing?.isRunning(future) ?? false }
     static var isInsideWork: Bool { (ThreadState.existing?.runningCount ?? 0) > 0 }

@@ -80,7 +80,7 @@ struct BoundedAllState: Sendable {
         if index == 0 {
             swap(&claim.first, &first)
         } else if let maker {
-            claim.maker = Unmanaged.passUnretained(maker)
+            claim.maker = maker
         }
         return claim
     }
@@ -130,8 +130,8 @@ struct BoundedAllState: Sendable {
     }
 }
 
-/// The maker, in an object of its own so the pumping thread calls it unretained (a copied
-/// closure context was retained and released per job).
+/// The maker, in an object of its own: a claim holds it with one retain, not the closure's
+/// context.
 final class BoundedAllMaker: Sendable {
     let make: @Sendable (Int) -> _FutureCore
 
@@ -144,8 +144,8 @@ struct BoundedAllClaim {
     let slot: Int
     /// The first item's future, for item 0.
     var first: _FutureCore?
-    /// The maker, for the other items: unretained (only the pumper or `finish` lets go of it).
-    var maker: Unmanaged<BoundedAllMaker>?
+    /// The maker, for the other items.
+    var maker: BoundedAllMaker?
 
     init(index: Int, slot: Int) {
         self.index = index

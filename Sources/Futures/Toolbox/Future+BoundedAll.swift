@@ -24,7 +24,6 @@ extension Future {
     ///   - makeFuture: Makes the future of one item. It runs on the thread that resolves the
     ///     future whose slot it takes (on the caller's thread for the first ones); keep it short.
     /// - Returns: A future of the values, in the order of `items`.
-    @inlinable
     public static func all<Item: Sendable>(
         _ items: some Sequence<Item>,
         maxConcurrent: Int,
@@ -37,8 +36,7 @@ extension Future {
             return Future<[Value], Failure>(resolved: .success([]), fileID: fileID, line: line)
         }
         let first = makeFuture(firstItem)
-        // Inlinable so these closures are specialized for the client; the run itself is not
-        // generic, so no job looks up metadata at run time: no hashed cache search per job.
+        // The run itself is not generic: the steps that need the types are these closures.
         let run = BoundedAllRun(
             count: items.count, maxConcurrent: maxConcurrent, first: first,
             make: { index in makeFuture(items[index]) },
@@ -62,14 +60,12 @@ extension Future {
 }
 
 /// One run of the bounded `Future.all`: the items' futures, made as slots free up.
-@usableFromInline
 final class BoundedAllRun: @unchecked Sendable {
     // @unchecked: `state` is a lock box; `child` is written once in `start(resolving:)` before
     // anything that reads it can run (every read follows a future `pump` made, or the child's
     // resolution, both begun after the write).
 
     /// The steps that need the client's types.
-    @usableFromInline
     struct TypedSteps: Sendable {
         /// The failure of an item's resolved future, if it failed.
         let failure: @Sendable (_FutureCore) -> (any Error)?
@@ -80,7 +76,6 @@ final class BoundedAllRun: @unchecked Sendable {
         /// Resolves the new future with a failure; whether it did.
         let fail: @Sendable (_ child: _FutureCore, _ failure: any Error, _ cancelled: Bool) -> Bool
 
-        @usableFromInline
         init(
             failure: @escaping @Sendable (_FutureCore) -> (any Error)?,
             cancel: @escaping @Sendable (_FutureCore) -> Void,
@@ -97,12 +92,9 @@ final class BoundedAllRun: @unchecked Sendable {
     private let count: Int
     private let typed: TypedSteps
     private let state: LockedBox<BoundedAllState>
-    /// Retained by hand in `start(resolving:)`, released in `deinit`; read without a retain.
-    private var child: Unmanaged<_FutureCore>?
+    /// Set once in `start(resolving:)`, before anything that reads it can run.
+    private var child: _FutureCore?
 
-    deinit { child?.release() }
-
-    @usableFromInline
     init(
         count: Int,
         maxConcurrent: Int,
@@ -117,17 +109,15 @@ final class BoundedAllRun: @unchecked Sendable {
                 count: count, slots: min(maxConcurrent, count), first: first, maker: BoundedAllMaker(make)))
     }
 
-    @usableFromInline
     static func badMaxConcurrent(_ maxConcurrent: Int, fileID: StaticString, line: UInt) -> Never {
         misuse(
             "Future.all(_:maxConcurrent:_:) needs maxConcurrent of at least 1; it was given \(maxConcurrent)",
             file: fileID, line: line)
     }
 
-    @usableFromInline
     func start(resolving child: _FutureCore) {
         assert(self.child == nil, "a bounded all's run started twice")
-        self.child = .passRetained(child)
+        self.child = child
         // Weak: a strong capture on `child`, which the run holds, kept both for ever once the
         // futures in flight were freed unresolved; while they can resolve, they hold the run.
         let watched = WatchedReference(self)
@@ -172,14 +162,12 @@ final class BoundedAllRun: @unchecked Sendable {
         while true {
             let index = claim.index
             let slot = claim.slot
-            // The maker, unretained: only the pumping thread lets go of it.
-            let future = claim.first.take() ?? claim.maker.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.make(index) }
+            let future = claim.first.take() ?? claim.maker.unsafelyUnwrapped.make(index)
             var registration: CallbackRegistration?
-            child._withUnsafeGuaranteedRef { child in
-                // A run that is over (`finish` ran) neither starts nor parks on the future; the
-                // section below hands it back. A cancel inside `makeFuture` resolves the new
-                // future first, and the callback parked here keeps the run alive until `finish`.
-                guard !child._isResolved || !state.withLock({ $0.isOver }) else { return }
+            // A run that is over (`finish` ran) neither starts nor parks on the future; the
+            // section below hands it back. A cancel inside `makeFuture` resolves the new future
+            // first, and the callback parked here keeps the run alive until `finish`.
+            if !child._isResolved || !state.withLock({ $0.isOver }) {
                 child.replaceUpstream(inSlot: slot, with: future)
                 future.startWithoutBlocking()
                 registration = future.addResolutionCallback { [self] future in finished(future, inSlot: slot) }
@@ -257,11 +245,11 @@ final class BoundedAllRun: @unchecked Sendable {
         _ = (released, releasedMaker)  // let go of outside the lock: a deinit may run arbitrary code
         switch decision {
         case .succeeded:
-            let child = child.unsafelyUnwrapped.takeUnretainedValue()
+            let child = child.unsafelyUnwrapped
             typed.succeed(child, succeeded)
             finish(cancellingInFlight: false)
         case .failed:
-            let child = child.unsafelyUnwrapped.takeUnretainedValue()
+            let child = child.unsafelyUnwrapped
             let resolved = typed.fail(child, firstFailure.unsafelyUnwrapped, firstFailureCancelled)
             // The owner's `cancel()` won and its callback left the futures in flight alone
             // (the run had decided): do what a cancel does.

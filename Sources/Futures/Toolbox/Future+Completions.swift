@@ -17,7 +17,6 @@ extension Future {
     /// ```
     /// - Parameter futures: The futures whose results to deliver.
     /// - Returns: The sequence of their results, in the order they resolve.
-    @inlinable
     public static func completions(of futures: [Future<Value, Failure>]) -> FutureCompletions<Value, Failure> {
         FutureCompletions(futures: futures)
     }

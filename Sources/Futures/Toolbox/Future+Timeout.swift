@@ -30,7 +30,6 @@ extension Future {
     ///   - fileID: Leave the default: see <doc:CreationSites>.
     ///   - line: Leave the default.
     /// - Returns: A future that fails with this future's error, or with ``FutureTimeoutError``.
-    @inlinable
     public func timeout(
         after duration: Duration,
         fileID: StaticString = #fileID, line: UInt = #line
@@ -54,7 +53,6 @@ extension Future {
     ///   - fileID: Leave the default: see <doc:CreationSites>.
     ///   - line: Leave the default.
     /// - Returns: A future that fails with this future's error, or with `error`.
-    @inlinable
     public func timeout(
         after duration: Duration,
         failingWith error: Failure,
@@ -66,7 +64,6 @@ extension Future {
     }
 
     /// A timeout with a Dispatch timer; `failure` and `timedOut` make the new future's errors.
-    @inlinable
     func _timeout<NewFailure: Error>(
         after duration: Duration,
         cancellingSource: Bool,
@@ -75,9 +72,9 @@ extension Future {
         timedOut: @escaping @Sendable (FutureTimeoutError) -> NewFailure
     ) -> Future<Value, NewFailure> {
         let source = self
-        // Inlinable so the callbacks are specialized for the caller. Blocking readers start
-        // lazy work on a context (`readersStartLazyWork`) so they can leave at the deadline;
-        // queued work they may claim, they claim. The connection starts the work for others.
+        // Blocking readers start lazy work on a context (`readersStartLazyWork`) so they can
+        // leave at the deadline; queued work they may claim, they claim. The connection starts
+        // the work for others.
         return .init(derivingFrom: [self], readersStartLazyWork: true, fileID: fileID, line: line) { child in
             let race = TakeOnce(child)
             // The child keeps the registration and the timer and undoes both once decided
@@ -105,7 +102,7 @@ extension Future {
                 child.resolve(with: .failure(timedOut(error)))
             }
             if source.isResolved { return }
-            source._startWithoutBlocking()
+            source.startWithoutBlocking()
             if duration <= .zero {
                 expire()
             } else {
@@ -132,7 +129,6 @@ extension Future where Failure == any Error {
     ///   - fileID: Leave the default: see <doc:CreationSites>.
     ///   - line: Leave the default.
     /// - Returns: A future that fails with this future's error, or with ``FutureTimeoutError``.
-    @inlinable
     public func timeout(
         after duration: Duration,
         cancellingSource: Bool,

@@ -16,9 +16,8 @@ public struct FutureCompletions<Value: Sendable, SourceFailure: Error>: AsyncSeq
     /// Iterating never throws: failures are elements.
     public typealias Failure = Never
 
-    @usableFromInline let futures: [Future<Value, SourceFailure>]
+    let futures: [Future<Value, SourceFailure>]
 
-    @usableFromInline
     init(futures: [Future<Value, SourceFailure>]) { self.futures = futures }
 
     /// Makes an iterator over the results.
@@ -27,7 +26,6 @@ public struct FutureCompletions<Value: Sendable, SourceFailure: Error>: AsyncSeq
     /// var results = Future.completions(of: [slow, fast]).makeAsyncIterator()
     /// let first = await results.next()   // fast's result
     /// ```
-    @inlinable
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(futures: futures) }
 
     /// Delivers the results of the futures in the order they resolve.
@@ -37,10 +35,9 @@ public struct FutureCompletions<Value: Sendable, SourceFailure: Error>: AsyncSeq
     /// while let result = await iterator.next() { print(result) }
     /// ```
     public struct AsyncIterator: AsyncIteratorProtocol {
-        @usableFromInline var futures: [Future<Value, SourceFailure>]?
-        @usableFromInline let queue: CompletionQueue
+        var futures: [Future<Value, SourceFailure>]?
+        let queue: CompletionQueue
 
-        @usableFromInline
         init(futures: [Future<Value, SourceFailure>]) {
             self.futures = futures
             queue = CompletionQueue(count: futures.count)
@@ -51,7 +48,6 @@ public struct FutureCompletions<Value: Sendable, SourceFailure: Error>: AsyncSeq
         /// ```swift
         /// let result = await iterator.next()
         /// ```
-        @inlinable
         public mutating func next() async -> Element? { await next(isolation: nil) }
 
         /// The next result to arrive, or `nil` after the last, or once the task is cancelled;
@@ -60,8 +56,6 @@ public struct FutureCompletions<Value: Sendable, SourceFailure: Error>: AsyncSeq
         /// ```swift
         /// let result = await iterator.next(isolation: #isolation)
         /// ```
-        // Inlinable so each read is specialized: no run-time metadata lookups per element.
-        @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
             if let futures {
                 self.futures = nil
@@ -75,7 +69,6 @@ public struct FutureCompletions<Value: Sendable, SourceFailure: Error>: AsyncSeq
 
 /// One iterator's resolved, untaken futures and its waiting task. Holds `_FutureCore`s, not
 /// results, so it names no generic type and needs no run-time metadata lookups per element.
-@usableFromInline
 final class CompletionQueue: Sendable {
     struct State {
         var buffer: [_FutureCore] = []
@@ -88,11 +81,9 @@ final class CompletionQueue: Sendable {
 
     private let state: LockedBox<State>
 
-    @usableFromInline
     init(count: Int) { state = LockedBox(State(remaining: count)) }
 
     /// Registers a callback on each future, then starts the lazy ones.
-    @usableFromInline
     func connect(_ futures: [_FutureCore]) {
         for future in futures {
             future.addResolutionCallback { [self] future in deliver(future) }
@@ -116,7 +107,6 @@ final class CompletionQueue: Sendable {
     }
 
     /// The next resolved future, waiting if none is buffered; `nil` at the end or once cancelled.
-    @usableFromInline
     func next() async -> _FutureCore? {
         if let ready = take() { return ready }
         return await withTaskCancellationHandler {

@@ -123,10 +123,9 @@ struct CallbackRegistration: Sendable {
 enum CallbackTrampoline {
     /// Runs `callbacks` with `future`, or queues them if this thread is already running callbacks.
     static func deliver(_ callbacks: consuming ParkedCallbacks, to future: _FutureCore) {
-        // The thread state borrowed (its thread-local slot holds it; gated: map step). The
-        // callbacks move into the closure through an optional, which a consuming parameter can't.
+        // The thread state borrowed (`withCurrent`). The callbacks move into the closure through an optional, which a consuming parameter can't.
         var unqueued: ParkedCallbacks? = consume callbacks
-        ThreadState.currentUnmanaged._withUnsafeGuaranteedRef { state in
+        ThreadState.withCurrent { state in
             guard !state.isRunningCallbacks else {
                 let delivery = PendingDelivery(future: future, callbacks: unqueued.take()!)
                 // When every queued delivery has been taken (a chain resolving link by link),
@@ -156,7 +155,7 @@ enum CallbackTrampoline {
     /// Runs `body` at once if this thread runs no callback now; whether it did.
     @usableFromInline
     static func runIfIdle(_ body: () -> Void) -> Bool {
-        ThreadState.currentUnmanaged._withUnsafeGuaranteedRef { state in
+        ThreadState.withCurrent { state in
             guard !state.isRunningCallbacks else { return false }
             run(on: state, body)
             return true

@@ -19,7 +19,7 @@ enum ParkingLot {
         @exclusivity(unchecked) var callbacks = CallbackTable()
         /// The last token registered here: unique per stripe, so a registration names its entry
         /// even after its future is freed and another takes its address.
-        @exclusivity(unchecked) var lastToken: UInt64 = 0
+        var lastToken: UInt64 = 0
 
         func withLock<R>(_ body: () throws -> R) rethrows -> R {
             mutex.lock()
@@ -27,9 +27,9 @@ enum ParkingLot {
             return try body()
         }
 
-        @inline(__always) func lock() { mutex.lock() }
+        func lock() { mutex.lock() }
 
-        @inline(__always) func unlock() { mutex.unlock() }
+        func unlock() { mutex.unlock() }
 
         /// Wakes every reader parked on the stripe; lock held.
         func broadcast() { condition.broadcast() }
@@ -83,12 +83,10 @@ enum ParkingLot {
     static func stripe(forKey key: ObjectIdentifier) -> Stripe { stripeTable[index(ofKey: key)].takeUnretainedValue() }
 
     /// Runs `body` with `key`'s stripe, unretained.
-    @inline(__always)
     static func withStripe<R>(forKey key: ObjectIdentifier, _ body: (Stripe) throws -> R) rethrows -> R {
         try stripeTable[index(ofKey: key)]._withUnsafeGuaranteedRef(body)
     }
 
-    @inline(__always)
     private static func index(ofKey key: ObjectIdentifier) -> Int {
         let address = UInt64(UInt(bitPattern: key))
         return Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - stripeBits))
