@@ -19,10 +19,6 @@ class DerivedLinks: @unchecked Sendable {
     /// Whether this is a lazy source's child step (`ChildStep`) not yet parked on that source:
     /// the first reader's demand parks it (`connectOnDemand(owner:first:)`).
     @usableFromInline final var connectsOnDemand = false
-    /// Whether this is a `zip` of two's step (`_ZipPairStep`), which keeps its second source and
-    /// registrations itself (`pairedSource()`, `takePaired(more:detachments:)`). A strongly held
-    /// second source is released with the step, whose deinit already went through the trampoline.
-    @exclusivity(unchecked) final var keepsPair = false
 
     /// Takes out the connection closure, to run once; `nil` if connected when made or already.
     final func takeConnection() -> (@Sendable (_FutureCore) -> Void)? { extras?.connect.take() }
@@ -104,6 +100,12 @@ class DerivedLinks: @unchecked Sendable {
         leadsToWork = true
         readersStartLazyWork = false
     }
+
+    /// Whether these are a `zip` of two's links (`_ZipPairStep`), which keep their second source
+    /// and registrations themselves (`pairedSource()`, `takePaired(more:detachments:)`). A strongly
+    /// held second source is released with the step, whose deinit already went through the
+    /// trampoline.
+    var keepsPair: Bool { false }
 
     /// The second source of a pair's links, if alive; `nil` for other links.
     func pairedSource() -> _FutureCore? { nil }

@@ -53,7 +53,7 @@ final class _ZipPairStep: DerivedLinks, DerivedStep, @unchecked Sendable {
     /// when the step was made, and only they call it, so no other future has this identity then.
     private let firstSource: ObjectIdentifier
     private let body: Body
-    /// Kept here, not in the extras (`keepsPair`), so a pending zip needs no arrays. Guarded as
+    /// Kept here, not in the extras (see `keepsPair`), so a pending zip needs no arrays. Guarded as
     /// the links' `first` is.
     private var second: Upstream
     /// The callbacks parked on the sources, taken back once decided; each is forgotten when its
@@ -73,8 +73,9 @@ final class _ZipPairStep: DerivedLinks, DerivedStep, @unchecked Sendable {
         self.body = body
         self.second = Upstream(second)
         super.init(firstOfPair: first)
-        keepsPair = true
     }
+
+    override var keepsPair: Bool { true }
 
     @usableFromInline
     func attach(_ child: _FutureCore) {

@@ -1,3 +1,7 @@
+// `map`'s step and the steps' shared base: how `map` on a pending source makes its child, parks
+// the step on the source, and resolves the child when the source resolves (docs/engine.md,
+// "Derived futures", draws the path).
+
 /// A `map`'s or `flatMap`'s child's links made from a pending source, which are also the callback
 /// parked on it (`ParkedCallback.step`): one object instead of links plus a capturing closure.
 /// Subclasses (`MapStep`, `FlatMapStep`) store the transform with its own function type.
@@ -91,31 +95,73 @@ final class MapStep<
     }
 }
 
-/// A `mapError`'s step. Not `MapStep`: its `throws(Never)` transform type crashed Swift 6.3
-/// (signal 11) emitting a reabstraction thunk; a plain function type needs none.
-final class MapErrorStep<Value: Sendable, Failure: Error, NewFailure: Error>:
-    ChildStep<Value, Failure, Value, NewFailure>, @unchecked Sendable
-{
-    // @unchecked: as `ChildStep`'s.
-
-    typealias Transform = @Sendable (Failure) -> NewFailure
-
-    /// `nil` once the step ran or was abandoned.
-    var transform: Transform?
-
-    init(source: _FutureCore, transform: @escaping Transform, body: @escaping Body) {
-        self.transform = transform
-        super.init(source: source, switchesSources: false, body: body)
+extension Future {
+    /// The one implementation of every `map`. The public overloads guarantee `Failure` and
+    /// `TransformFailure` are each `NewFailure`, `Never`, or any type when `NewFailure` is
+    /// `any Error`, so ``convertFailure(_:)`` always succeeds.
+    @inlinable
+    func _map<NewValue, NewFailure, TransformFailure>(
+        fileID: StaticString, line: UInt,
+        _ transform: @escaping @Sendable (Value) throws(TransformFailure) -> NewValue
+    ) -> Future<NewValue, NewFailure> {
+        if _isResolvedForDerivingAtOnce,
+            let child: Future<NewValue, NewFailure> = _childResolvedAtOnce(
+                fileID: fileID, line: line, { Self._resolve($0, from: self, with: transform) })
+        {
+            return child
+        }
+        // Pending (or resolved on a callback-running thread), or lazy: the step (`MapStep`) is
+        // the child's links and its callback, parked now or on a lazy child's first demand.
+        typealias Step = MapStep<Value, Failure, NewValue, NewFailure, Value, NewValue, TransformFailure>
+        let step = Step(source: self, transform: transform) { step, parent in
+            guard let (child, transform) = unsafeDowncast(step, to: Step.self).take() else { return }
+            // `consume`: lent to the call, not retained and released twice (gated: map step).
+            Self._resolve(child, from: parent, with: consume transform)
+        }
+        return _attachStep(step, fileID: fileID, line: line)
     }
 
-    /// Takes the child and transform out, for the body to run once.
-    func take() -> (child: Future<Value, NewFailure>, transform: Transform)? {
-        guard let child = child.take(), let transform = transform.take() else { return nil }
-        return (child, transform)
+    /// Makes the child of a `map`/`flatMap` step and parks the step, which is the child's links
+    /// and the callback on this future. Of a lazy source the child is lazy and the step is parked
+    /// on first demand (`connectsOnDemand`), holding source and transform but not the child.
+    @inlinable @inline(__always)
+    func _attachStep<NewValue, NewFailure, Step: ChildStep<Value, Failure, NewValue, NewFailure>>(
+        _ step: __owned Step, fileID: StaticString, line: UInt
+    ) -> Future<NewValue, NewFailure> {
+        if _isLazyKind {
+            // No callback is parked yet.
+            step.connectsOnDemand = true
+            return Future<NewValue, NewFailure>(
+                kind: .lazyDerived, links: .holding(step), work: nil, fileID: fileID, line: line)
+        }
+        let child = Future<NewValue, NewFailure>(
+            kind: .derived, links: .holding(step), work: nil, fileID: fileID, line: line)
+        step.attach(child)
+        if _isAnyError(NewFailure.self) {
+            // Taken back if `cancel()` resolves the child; the step then lets go of the transform.
+            child.keep(_addResolutionCallback(parked: .step(consume step)))
+        } else {
+            _addResolutionCallbackForGood(parked: .step(consume step))
+        }
+        return child
     }
 
-    override func abandonStep(into list: inout [Any]) {
-        super.abandonStep(into: &list)
-        if let transform = transform.take() { list.append(transform) }
+    /// Resolves `child`, a `map` of the resolved `parent`.
+    @inlinable @inline(__always)
+    static func _resolve<NewValue, NewFailure, TransformFailure>(
+        _ child: Future<NewValue, NewFailure>,
+        from parent: Future<Value, Failure>,
+        with transform: (Value) throws(TransformFailure) -> NewValue
+    ) {
+        switch parent._result {
+        case .success(let value):
+            do throws(TransformFailure) {
+                child._resolveUncontended(with: .success(try transform(value)))
+            } catch {
+                child._resolveUncontended(with: .failure(convertFailure(error)))
+            }
+        case .failure(let error):
+            child._resolveUncontended(with: .failure(convertFailure(error)), sourceCancelled: parent._isCancelled)
+        }
     }
 }
