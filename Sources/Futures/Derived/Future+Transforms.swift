@@ -123,37 +123,31 @@ extension Future {
     ///   - line: Leave the default.
     ///   - transform: Makes the new error. It runs only if this future fails.
     /// - Returns: A future with the same value, or the transformed error.
+    @inlinable  // Specialized in the caller's module, as `map` (gated: mapError step).
     public func mapError<NewFailure: Error>(
         fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Failure) -> NewFailure
     ) -> Future<Value, NewFailure> {
         if _isResolvedForDerivingAtOnce,
             let child: Future<Value, NewFailure> = _childResolvedAtOnce(
-                fileID: fileID, line: line, { Self._resolve($0, from: self, mappingError: transform) })
+                fileID: fileID, line: line,
+                {
+                    Self._resolve(
+                        $0, from: self, recovering: { (error) throws(NewFailure) -> Value in throw transform(error) },
+                        keepingCancellation: true)
+                })
         {
             return child
         }
-        // Its own step class (`MapErrorStep`): through `_derive` it cost one allocation more.
-        typealias Step = MapErrorStep<Value, Failure, NewFailure>
-        let step = Step(source: self, transform: transform) { step, parent in
+        // `recover`'s step, whose transform throws the new error: a step whose transform type
+        // returns the error (`throws(Never)`) crashes Swift 6.3 emitting its reabstraction thunk.
+        typealias Step = MapStep<Value, Failure, Value, NewFailure, Failure, Value, NewFailure>
+        let step = Step(source: self, transform: { (error) throws(NewFailure) -> Value in throw transform(error) }) {
+            step, parent in
             guard let (child, transform) = unsafeDowncast(step, to: Step.self).take() else { return }
-            Self._resolve(child, from: parent, mappingError: consume transform)
+            Self._resolve(child, from: parent, recovering: consume transform, keepingCancellation: true)
         }
         return _attachStep(step, fileID: fileID, line: line)
-    }
-
-    /// Resolves `child`, a `mapError` of the resolved `parent`.
-    private static func _resolve<NewFailure>(
-        _ child: Future<Value, NewFailure>,
-        from parent: Future<Value, Failure>,
-        mappingError transform: (Failure) -> NewFailure
-    ) {
-        switch parent._result {
-        case .success(let value):
-            child._resolveUncontended(with: .success(value))
-        case .failure(let error):
-            child._resolveUncontended(with: .failure(transform(error)), sourceCancelled: parent._isCancelled)
-        }
     }
 
     /// Returns a future that replaces this future's error with a value.
@@ -169,13 +163,15 @@ extension Future {
     ///   - line: Leave the default.
     ///   - transform: Makes a value from the error, or throws a new error.
     /// - Returns: A future with this future's value, or the recovered one.
+    @inlinable  // Specialized in the caller's module, as `map` (gated: recover step).
     public func recover<NewFailure: Error>(
         fileID: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Failure) throws(NewFailure) -> Value
     ) -> Future<Value, NewFailure> {
         if _isResolvedForDerivingAtOnce,
             let child: Future<Value, NewFailure> = _childResolvedAtOnce(
-                fileID: fileID, line: line, { Self._resolve($0, from: self, recovering: transform) })
+                fileID: fileID, line: line,
+                { Self._resolve($0, from: self, recovering: transform, keepingCancellation: false) })
         {
             return child
         }
@@ -183,16 +179,20 @@ extension Future {
         typealias Step = MapStep<Value, Failure, Value, NewFailure, Failure, Value, NewFailure>
         let step = Step(source: self, transform: transform) { step, parent in
             guard let (child, transform) = unsafeDowncast(step, to: Step.self).take() else { return }
-            Self._resolve(child, from: parent, recovering: consume transform)
+            Self._resolve(child, from: parent, recovering: consume transform, keepingCancellation: false)
         }
         return _attachStep(step, fileID: fileID, line: line)
     }
 
-    /// Resolves `child`, a `recover` of the resolved `parent` (a cancellation is recovered too).
-    private static func _resolve<NewFailure>(
+    /// Resolves `child`, a `recover` of the resolved `parent` (a cancellation is recovered too),
+    /// or a `mapError` (`keepingCancellation`: an error mapped from a cancellation still cancels
+    /// a child whose `NewFailure` is `any Error`).
+    @inlinable
+    static func _resolve<NewFailure>(
         _ child: Future<Value, NewFailure>,
         from parent: Future<Value, Failure>,
-        recovering transform: (Failure) throws(NewFailure) -> Value
+        recovering transform: (Failure) throws(NewFailure) -> Value,
+        keepingCancellation: Bool
     ) {
         switch parent._result {
         case .success(let value):
@@ -201,7 +201,7 @@ extension Future {
             do throws(NewFailure) {
                 child._resolveUncontended(with: .success(try transform(error)))
             } catch {
-                child._resolveUncontended(with: .failure(error))
+                child._resolveUncontended(with: .failure(error), sourceCancelled: keepingCancellation && parent._isCancelled)
             }
         }
     }

@@ -10,6 +10,8 @@ let futuresRows: [Row] = [
     Row(name: "map step, resolved source") { mapChain($0, resolved: true) },
     Row(name: "flatMap step, pending source") { flatMapChain($0, resolved: false) },
     Row(name: "flatMap step, resolved source") { flatMapChain($0, resolved: true) },
+    Row(name: "recover step, pending source") { recoverChain($0) },
+    Row(name: "mapError step, pending source") { mapErrorChain($0) },
     Row(name: "callback on a pending promise") { callbacks($0) },
     Row(name: "all per input, resolved") { allResolved($0) },
     Row(name: "all per input, pending") { allPending($0) },
@@ -72,6 +74,29 @@ private func flatMapChain(_ count: Int, resolved: Bool) -> AnyObject? {
     for _ in 0..<count { future = future.flatMap { Future(value: $0 &+ 1) } }
     promise.succeed(opaque(0))
     sink(future.value)
+    return nil
+}
+
+/// The error of the `recover` row's promise.
+struct GateFailure: Error {}
+
+@inline(never)
+private func recoverChain(_ count: Int) -> AnyObject? {
+    let promise = Promise<Int, GateFailure>()
+    var future = promise.future
+    for _ in 0..<count { future = future.recover { (_: GateFailure) throws(GateFailure) -> Int in 1 } }
+    promise.fail(GateFailure())
+    sink((try? future.value) ?? 0)
+    return nil
+}
+
+@inline(never)
+private func mapErrorChain(_ count: Int) -> AnyObject? {
+    let promise = Promise<Int, GateFailure>()
+    var future = promise.future
+    for _ in 0..<count { future = future.mapError { $0 } }
+    promise.fail(GateFailure())
+    sink((try? future.value) ?? 0)
     return nil
 }
 

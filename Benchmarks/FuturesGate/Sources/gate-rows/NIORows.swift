@@ -11,6 +11,7 @@ let nioRows: [Row] = [
     Row(name: "nio map step, resolved source") { nioMapChain($0, resolved: true) },
     Row(name: "nio flatMap step, pending source") { nioFlatMapChain($0, resolved: false) },
     Row(name: "nio flatMap step, resolved source") { nioFlatMapChain($0, resolved: true) },
+    Row(name: "nio recover step, pending source") { nioRecoverChain($0) },
     Row(name: "nio callback on a pending promise") { nioCallbacks($0) },
     Row(name: "nio all per input, resolved") { nioAllResolved($0) },
     Row(name: "nio all per input, pending") { nioAllPending($0) },
@@ -54,6 +55,16 @@ private func nioFlatMapChain(_ count: Int, resolved: Bool) -> AnyObject? {
     var future = resolved ? loop.makeSucceededFuture(opaque(0)) : promise.futureResult
     for _ in 0..<count { future = future.flatMap { loop.makeSucceededFuture($0 &+ 1) } }
     promise.succeed(opaque(0))
+    future.whenSuccess { sink($0) }
+    return nil
+}
+
+@inline(never)
+private func nioRecoverChain(_ count: Int) -> AnyObject? {
+    let promise = loop.makePromise(of: Int.self)
+    var future = promise.futureResult
+    for _ in 0..<count { future = future.recover { _ in 1 } }
+    promise.fail(GateFailure())
     future.whenSuccess { sink($0) }
     return nil
 }
