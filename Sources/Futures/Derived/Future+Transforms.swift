@@ -201,7 +201,8 @@ extension Future {
             do throws(NewFailure) {
                 child._resolveUncontended(with: .success(try transform(error)))
             } catch {
-                child._resolveUncontended(with: .failure(error), sourceCancelled: keepingCancellation && parent._isCancelled)
+                child._resolveUncontended(
+                    with: .failure(error), sourceCancelled: keepingCancellation && parent._isCancelled)
             }
         }
     }
