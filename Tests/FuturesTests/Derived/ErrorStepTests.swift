@@ -3,8 +3,7 @@ import Testing
 
 @testable import Futures
 
-/// `mapError` and `recover` on a pending source run as steps, as `map` does (`MapErrorStep`,
-/// `MapStep`): the same outcomes as on a resolved or lazy source, long chains without stack depth,
+/// `mapError` and `recover` on a pending source run as steps, as `map` does (`MapStep`): the same outcomes as on a resolved or lazy source, long chains without stack depth,
 /// and nothing kept once the source is freed pending.
 @Suite("mapError and recover steps on pending sources")
 struct ErrorStepTests {
