@@ -107,6 +107,10 @@ class DerivedLinks: @unchecked Sendable {
     /// trampoline.
     var keepsPair: Bool { false }
 
+    /// For a cancelled owner, under its lock (`_dropLinks`): a step's transform, which will not
+    /// run now, to release at once (`ChildStep`); `nil` for other links.
+    func takeUnrunTransform() -> Any? { nil }
+
     /// The second source of a pair's links, if alive; `nil` for other links.
     func pairedSource() -> _FutureCore? { nil }
 

@@ -17,16 +17,19 @@ final class FlatMapStep<
         super.init(source: source, switchesSources: true, body: body)
     }
 
-    /// Takes the child and the transform out, for the body to run once.
+    /// Takes the child and the transform out, for the body to run once; `nil` if the child was
+    /// cancelled first.
     @inlinable
     func take() -> (child: Future<NewValue, NewFailure>, transform: Transform)? {
-        guard let child = child.take(), let transform = transform.take() else { return nil }
+        guard let child = child.take(), let transform = takeTransform(of: child, &transform) else { return nil }
         return (child, transform)
     }
 
+    override func takeUnrunTransform() -> Any? { transform.take() }
+
     override func abandonStep(into list: inout [Any]) {
+        if let child, let transform = takeTransform(of: child, &transform) { list.append(transform) }
         super.abandonStep(into: &list)
-        if let transform = transform.take() { list.append(transform) }
     }
 }
 
@@ -127,10 +130,7 @@ extension Future {
             let inner = unsafeDowncast(inner, to: Future<Value, InnerFailure>.self)
             self.resolve(with: inner._result.mapError { convertFailure($0) }, sourceCancelled: inner._isCancelled)
         }
-        if _isAnyError(Failure.self) {
-            keep(inner._addResolutionCallback(callback))
-        } else {
-            inner._addResolutionCallbackForGood(callback)
-        }
+        // For good, also for a child `cancel()` can resolve: the callback holds no user closure.
+        inner._addResolutionCallbackForGood(callback)
     }
 }

@@ -11,6 +11,10 @@ extension _FutureCore {
         return scheduler.runsEveryJob
     }
 
+    /// Runs `body` under this future's stripe lock (a cancellable step's transform, `ChildStep`).
+    @usableFromInline
+    final func _withStripeLocked(_ body: () -> Void) { ParkingLot.stripe(for: self).withLock(body) }
+
     /// Runs `body` on the links under the stripe lock; `nil` for a future without links.
     final func withLinks<R>(_ body: (DerivedLinks) -> R) -> R? {
         guard let links = _links.sources else { return nil }
@@ -129,19 +133,21 @@ extension _FutureCore {
     }
 
     /// Forgets what a future resolved by its own cancellation still links to: sources,
-    /// detachments (undone) and an unused connection (it holds the transform and source). A
-    /// cancel does not go through `resolve(with:)`, and a transform capturing the future's holder
-    /// would otherwise make a cycle a cancel never broke. A `map`'s callbacks on its sources still
-    /// hold the transform until those resolve, but no longer keep the sources alive.
+    /// detachments (undone), an unused connection (it holds the transform and source) and its
+    /// step's transform. A cancel does not go through `resolve(with:)`, and a transform capturing
+    /// the future's holder would otherwise make a cycle a cancel never broke. The emptied step
+    /// stays parked on its source until that resolves or is freed.
     final func _dropLinks() {
         guard let links = _links.sources else { return }
         var taken = TakenLinks()
         var connect: (@Sendable (_FutureCore) -> Void)?
+        var transform: Any?
         var stepNeverParked = false
         ParkingLot.stripe(for: self).withLock {
             links._withUnsafeGuaranteedRef { links in
                 links.takeForResolution(into: &taken)
                 connect = links.takeConnection()
+                transform = links.takeUnrunTransform()
                 stepNeverParked = links.forgetStepConnection()
             }
         }
@@ -151,6 +157,8 @@ extension _FutureCore {
             taken.move(into: &list)
             if let connect { list.append(connect) }
             connect = nil
+            if let transform { list.append(transform) }
+            transform = nil
             // A lazy child's step no reader parked never runs: its transform goes now. This
             // thread cleared the mark, so no other thread touches the step.
             if stepNeverParked, let step = links.takeUnretainedValue() as? any DerivedStep {
@@ -160,7 +168,6 @@ extension _FutureCore {
     }
 
     /// Keeps `registration` to take back once decided (`dropUpstreams`); at once if decided.
-    @usableFromInline
     final func keep(_ registration: CallbackRegistration?) {
         guard let registration else { return }
         keep(.callback(registration))

@@ -8,11 +8,15 @@
 ///
 /// The step holds the child strongly, so a `map` with only an `onSuccess` still runs; the child
 /// holds the step (its links). The cycle is broken, releasing child and transform, when the
-/// source resolves (`resolveOwner`), is freed pending (`abandonStep`, from
-/// `_discardParkedCallbacks` or `releaseIteratively`), or the callback is taken back.
+/// source resolves (`resolveOwner`) or is freed pending (`abandonStep`, from
+/// `_discardParkedCallbacks` or `releaseIteratively`).
 ///
-/// Child and transform are touched once, by the thread that runs or abandons the callback: a
-/// resolution hands callbacks to one thread, and a deinit runs only while no resolution can.
+/// The child is touched once, by the thread that runs or abandons the callback: a resolution
+/// hands callbacks to one thread, and a deinit runs only while no resolution can. The transform
+/// too, except that `cancel()` on a child whose `NewFailure` is `any Error` takes it out at once
+/// (`takeUnrunTransform`, under the child's stripe lock, in `_dropLinks`): such a child's run and
+/// abandonment take it under that lock as well (`takeTransform(of:)`). The emptied step stays
+/// parked on the source until the source resolves or is freed.
 @usableFromInline
 class ChildStep<Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure: Error>: DerivedLinks, DerivedStep,
     @unchecked Sendable
@@ -44,12 +48,7 @@ class ChildStep<Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure:
         // A lazy source is linked strongly and taken with the mark: never `nil`.
         guard let source else { return }
         child = unsafeDowncast(owner, to: Future<NewValue, NewFailure>.self)
-        // A child `cancel()` can resolve takes the callback back then.
-        if _isAnyError(NewFailure.self) {
-            owner.keep(source.addResolutionCallback(parked: .step(self)))
-        } else {
-            source.addResolutionCallbackForGood(parked: .step(self))
-        }
+        source.addResolutionCallbackForGood(parked: .step(self))
     }
 
     @usableFromInline
@@ -60,6 +59,15 @@ class ChildStep<Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure:
     @usableFromInline
     func abandonStep(into list: inout [Any]) {
         if let child = child.take() { list.append(child) }
+    }
+
+    /// Takes the transform out if `owner`'s `cancel()` has not (see above).
+    @inlinable
+    final func takeTransform<Transform>(of owner: _FutureCore, _ transform: inout Transform?) -> Transform? {
+        guard _isAnyError(NewFailure.self) else { return transform.take() }
+        var taken: Transform?
+        owner._withStripeLocked { taken = transform.take() }
+        return taken
     }
 }
 
@@ -82,16 +90,19 @@ final class MapStep<
         super.init(source: source, switchesSources: false, body: body)
     }
 
-    /// Takes the child and transform out, for the body to run once.
+    /// Takes the child and transform out, for the body to run once; `nil` if the child was
+    /// cancelled first.
     @inlinable
     func take() -> (child: Future<NewValue, NewFailure>, transform: Transform)? {
-        guard let child = child.take(), let transform = transform.take() else { return nil }
+        guard let child = child.take(), let transform = takeTransform(of: child, &transform) else { return nil }
         return (child, transform)
     }
 
+    override func takeUnrunTransform() -> Any? { transform.take() }
+
     override func abandonStep(into list: inout [Any]) {
+        if let child, let transform = takeTransform(of: child, &transform) { list.append(transform) }
         super.abandonStep(into: &list)
-        if let transform = transform.take() { list.append(transform) }
     }
 }
 
@@ -137,12 +148,8 @@ extension Future {
         let child = Future<NewValue, NewFailure>(
             kind: .derived, links: .holding(step), work: nil, fileID: fileID, line: line)
         step.attach(child)
-        if _isAnyError(NewFailure.self) {
-            // Taken back if `cancel()` resolves the child; the step then lets go of the transform.
-            child.keep(_addResolutionCallback(parked: .step(consume step)))
-        } else {
-            _addResolutionCallbackForGood(parked: .step(consume step))
-        }
+        // Parked for good, also for a child `cancel()` can resolve: a cancel empties the step.
+        _addResolutionCallbackForGood(parked: .step(consume step))
         return child
     }
 

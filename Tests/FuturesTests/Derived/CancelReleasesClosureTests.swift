@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Futures
@@ -182,6 +183,62 @@ struct CancelReleasesClosureTests {
         #expect(connected.isReleased)
         gate.signal()
         _ = try? running.value
+    }
+
+    /// The closure's captures and how often it ran, for the race below.
+    final class Counted: Sendable {
+        let runs = Atomic<Int>(0)
+        func run() { runs.add(1, ordering: .relaxed) }
+    }
+
+    enum Shape: String, CaseIterable, Sendable {
+        case map, recover, flatMap
+    }
+
+    /// `cancel()` takes the transform out of the step parked on the source, while the source's
+    /// resolution runs the step on another thread: one of them must get it, once. Run under
+    /// ThreadSanitizer, this is what shows an unguarded take.
+    @Test("a cancel racing the source's resolution: the closure runs at most once and is released",
+        arguments: Shape.allCases)
+    func cancelRacesResolution(shape: Shape) {
+        let racers = RacingThreads(count: 2)
+        defer { racers.stop() }
+        for round in 0..<500 {
+            let promise = Promise<Int, any Error>()
+            var counted: Counted? = Counted()
+            let box = WeakBox(counted!)
+            let child: Future<Int, any Error>
+            switch shape {
+            case .map:
+                child = promise.future.map { [counted] in counted!.run(); return $0 + 1 }
+            case .recover:
+                child = promise.future.recover { [counted] _ in counted!.run(); return 2 }
+            case .flatMap:
+                child = promise.future.flatMap { [counted] in counted!.run(); return Future(value: $0 + 1) }
+            }
+            let runs = counted!
+            counted = nil
+            let cancelled = Atomic<Bool>(false)
+            racers.race { index in
+                if index == 0 {
+                    if child.cancel() { cancelled.store(true, ordering: .relaxed) }
+                } else if shape == .recover {
+                    promise.fail(CancellationError())
+                } else {
+                    promise.succeed(1)
+                }
+            }
+            let value = try? child.value
+            let ran = runs.runs.load(ordering: .relaxed)
+            #expect(ran <= 1, "round \(round): the closure ran \(ran) times")
+            if cancelled.load(ordering: .relaxed) {
+                #expect(child.isCancelled && value == nil, "round \(round)")
+            } else {
+                #expect(value == 2 && ran == 1, "round \(round): \(String(describing: value)), ran \(ran)")
+            }
+            _ = consume runs
+            #expect(eventuallyReleased(box), "round \(round): the closure's captures outlived the race")
+        }
     }
 }
 

@@ -10,7 +10,9 @@ let futuresRows: [Row] = [
     Row(name: "map step, resolved source") { mapChain($0, resolved: true) },
     Row(name: "flatMap step, pending source") { flatMapChain($0, resolved: false) },
     Row(name: "flatMap step, resolved source") { flatMapChain($0, resolved: true) },
+    Row(name: "map step, pending source, any Error") { anyErrorMapChain($0) },
     Row(name: "recover step, pending source") { recoverChain($0) },
+    Row(name: "recover step, pending source, any Error") { anyErrorRecoverChain($0) },
     Row(name: "mapError step, pending source") { mapErrorChain($0) },
     Row(name: "callback on a pending promise") { callbacks($0) },
     Row(name: "all per input, resolved") { allResolved($0) },
@@ -85,6 +87,27 @@ private func recoverChain(_ count: Int) -> AnyObject? {
     let promise = Promise<Int, GateFailure>()
     var future = promise.future
     for _ in 0..<count { future = future.recover { (_: GateFailure) throws(GateFailure) -> Int in 1 } }
+    promise.fail(GateFailure())
+    sink((try? future.value) ?? 0)
+    return nil
+}
+
+/// A failable chain, as NIO's always is: each child can be cancelled.
+@inline(never)
+private func anyErrorMapChain(_ count: Int) -> AnyObject? {
+    let promise = Promise<Int, any Error>()
+    var future = promise.future
+    for _ in 0..<count { future = future.map { $0 &+ 1 } }
+    promise.succeed(opaque(0))
+    sink((try? future.value) ?? 0)
+    return nil
+}
+
+@inline(never)
+private func anyErrorRecoverChain(_ count: Int) -> AnyObject? {
+    let promise = Promise<Int, any Error>()
+    var future = promise.future
+    for _ in 0..<count { future = future.recover { (_: any Error) throws(any Error) -> Int in 1 } }
     promise.fail(GateFailure())
     sink((try? future.value) ?? 0)
     return nil
