@@ -21,14 +21,23 @@ final class FlatMapStep<
     /// cancelled first.
     @inlinable
     func take() -> (child: Future<NewValue, NewFailure>, transform: Transform)? {
-        guard let child = child.take(), let transform = takeTransform(of: child, &transform) else { return nil }
+        guard let child = child.take(), let transform = takeTransform(of: child) else { return nil }
         return (child, transform)
+    }
+
+    /// Takes the transform out if `owner`'s `cancel()` has not (see `ChildStep`).
+    @inlinable
+    func takeTransform(of owner: _FutureCore) -> Transform? {
+        guard _isAnyError(NewFailure.self) else { return transform.take() }
+        var taken: Transform?
+        owner._withStripeLocked { taken = self.transform.take() }
+        return taken
     }
 
     override func takeUnrunTransform() -> Any? { transform.take() }
 
     override func abandonStep(into list: inout [Any]) {
-        if let child, let transform = takeTransform(of: child, &transform) { list.append(transform) }
+        if let child, let transform = takeTransform(of: child) { list.append(transform) }
         super.abandonStep(into: &list)
     }
 }

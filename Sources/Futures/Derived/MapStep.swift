@@ -15,8 +15,8 @@
 /// hands callbacks to one thread, and a deinit runs only while no resolution can. The transform
 /// too, except that `cancel()` on a child whose `NewFailure` is `any Error` takes it out at once
 /// (`takeUnrunTransform`, under the child's stripe lock, in `_dropLinks`): such a child's run and
-/// abandonment take it under that lock as well (`takeTransform(of:)`). The emptied step stays
-/// parked on the source until the source resolves or is freed.
+/// abandonment take it under that lock as well (each subclass's `takeTransform(of:)`). The
+/// emptied step stays parked on the source until the source resolves or is freed.
 @usableFromInline
 class ChildStep<Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure: Error>: DerivedLinks, DerivedStep,
     @unchecked Sendable
@@ -60,15 +60,6 @@ class ChildStep<Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure:
     func abandonStep(into list: inout [Any]) {
         if let child = child.take() { list.append(child) }
     }
-
-    /// Takes the transform out if `owner`'s `cancel()` has not (see above).
-    @inlinable
-    final func takeTransform<Transform>(of owner: _FutureCore, _ transform: inout Transform?) -> Transform? {
-        guard _isAnyError(NewFailure.self) else { return transform.take() }
-        var taken: Transform?
-        owner._withStripeLocked { taken = transform.take() }
-        return taken
-    }
 }
 
 /// The step of `map`, `recover` and `mapError`: `Input` is the value (`map`) or the error; the
@@ -94,14 +85,23 @@ final class MapStep<
     /// cancelled first.
     @inlinable
     func take() -> (child: Future<NewValue, NewFailure>, transform: Transform)? {
-        guard let child = child.take(), let transform = takeTransform(of: child, &transform) else { return nil }
+        guard let child = child.take(), let transform = takeTransform(of: child) else { return nil }
         return (child, transform)
+    }
+
+    /// Takes the transform out if `owner`'s `cancel()` has not (see `ChildStep`).
+    @inlinable
+    func takeTransform(of owner: _FutureCore) -> Transform? {
+        guard _isAnyError(NewFailure.self) else { return transform.take() }
+        var taken: Transform?
+        owner._withStripeLocked { taken = self.transform.take() }
+        return taken
     }
 
     override func takeUnrunTransform() -> Any? { transform.take() }
 
     override func abandonStep(into list: inout [Any]) {
-        if let child, let transform = takeTransform(of: child, &transform) { list.append(transform) }
+        if let child, let transform = takeTransform(of: child) { list.append(transform) }
         super.abandonStep(into: &list)
     }
 }
