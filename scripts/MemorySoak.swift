@@ -56,6 +56,12 @@ let workloads: [String: @Sendable () -> Void] = [
         let promise = Promise<Int, Never>()
         promise.future.map { $0 + 1 }.map { $0 * 2 }.onSuccess { _ in }
     },
+    // 5. children of a future that stays pending, made and cancelled: their emptied steps are
+    // swept from its callbacks.
+    "cancelled-maps-on-pending": {
+        _ = forever.future.map { $0 + 1 }.cancel()
+        _ = forever.future.flatMap { Future(value: $0 + 1) }.cancel()
+    },
     "first-of-resolved-and-pending": {
         _ = try? Future.first(of: [Future(value: 1), forever.future]).value
     },

@@ -18,6 +18,12 @@ enum ParkedCallback {
     func abandon(into list: inout [Any]) {
         if case .step(let step) = self { step.abandonStep(into: &list) }
     }
+
+    /// Whether running it would do nothing: a step whose child was decided without it.
+    var isSpent: Bool {
+        if case .step(let step) = self, let links = step as? DerivedLinks { return links.isSpent }
+        return false
+    }
 }
 
 /// A callback in the parking lot, with the token that lets its registrant take it back.
@@ -41,7 +47,10 @@ enum ParkedCallbacks {
     }
 
     /// Adds `entry` after these callbacks; `.many([])`, which holds no array, is the empty list.
-    mutating func append(_ entry: consuming ParkedEntry) {
+    /// Each time the list reaches a power of two from 16, spent steps (children made and then
+    /// cancelled while this future stays pending) move out into `swept` first, for the caller to
+    /// release outside the lock: they would otherwise pile up until it resolves.
+    mutating func append(_ entry: consuming ParkedEntry, sweepingInto swept: inout [ParkedEntry]) {
         switch self {
         case .one(let first):
             self = .many([first, consume entry])
@@ -51,9 +60,22 @@ enum ParkedCallbacks {
                 return
             }
             self = .many([])  // so that `entries` is the array's only reference, appended in place
+            if entries.count >= 16, entries.count & (entries.count - 1) == 0 {
+                Self.sweep(&entries, into: &swept)
+            }
             entries.append(consume entry)
             self = .many(entries)
         }
+    }
+
+    private static func sweep(_ entries: inout [ParkedEntry], into swept: inout [ParkedEntry]) {
+        guard entries.contains(where: { $0.callback.isSpent }) else { return }
+        var kept: [ParkedEntry] = []
+        kept.reserveCapacity(entries.count)
+        for entry in entries {
+            if entry.callback.isSpent { swept.append(entry) } else { kept.append(entry) }
+        }
+        entries = kept
     }
 
     /// Takes out the entry with `token`; `rest` is `nil` if nothing is left.
@@ -108,7 +130,8 @@ struct CallbackRegistration: Sendable {
 enum CallbackTrampoline {
     /// Runs `callbacks` with `future`, or queues them if this thread is already running callbacks.
     static func deliver(_ callbacks: consuming ParkedCallbacks, to future: _FutureCore) {
-        // The thread state borrowed (`withCurrent`). The callbacks move into the closure through an optional, which a consuming parameter can't.
+        // The thread state borrowed (`withCurrent`). The callbacks move into the closure through
+        // an optional, which a consuming parameter can't.
         var unqueued: ParkedCallbacks? = consume callbacks
         ThreadState.withCurrent { state in
             guard !state.isRunningCallbacks else {

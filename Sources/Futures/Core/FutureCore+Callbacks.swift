@@ -22,12 +22,14 @@ extension _FutureCore {
         // The stripe borrowed, not held (gated: map step); the callback moves in through an
         // optional the closure can empty.
         var unparked: ParkedCallback? = consume callback
+        var swept: [ParkedEntry] = []
         let token = ParkingLot.withStripe(forKey: key) { stripe -> UInt64? in
             stripe.lock()
             defer { stripe.unlock() }
             guard _state.transition({ $0.addCallbacks() }) == .registered else { return nil }
-            return parkInTable(unparked.take().unsafelyUnwrapped, stripe: stripe, key: key)
+            return parkInTable(unparked.take().unsafelyUnwrapped, stripe: stripe, key: key, sweepingInto: &swept)
         }
+        Self.release(swept)
         guard let token else {
             // Resolved meanwhile: delivered now, outside the lock.
             let entry = ParkedEntry(token: 0, callback: unparked.take().unsafelyUnwrapped)
@@ -38,14 +40,27 @@ extension _FutureCore {
     }
 
     /// Appends `callback` to the table under `stripe`'s lock, held by the caller; its token.
-    private func parkInTable(_ callback: consuming ParkedCallback, stripe: ParkingLot.Stripe, key: ObjectIdentifier)
-        -> UInt64
-    {
+    private func parkInTable(
+        _ callback: consuming ParkedCallback, stripe: ParkingLot.Stripe, key: ObjectIdentifier,
+        sweepingInto swept: inout [ParkedEntry]
+    ) -> UInt64 {
         stripe.lastToken &+= 1
         let token = stripe.lastToken
-        stripe.callbacks.append(ParkedEntry(token: token, callback: consume callback), forKey: key)
+        let entry = ParkedEntry(token: token, callback: consume callback)
+        stripe.callbacks.append(consume entry, forKey: key, sweepingInto: &swept)
         _withLinksBorrowed { $0.hasTableCallbacks = true }
         return token
+    }
+
+    /// Releases swept spent steps outside the lock, through the trampoline.
+    private static func release(_ swept: consuming [ParkedEntry]) {
+        guard !swept.isEmpty else { return }
+        var entries: [ParkedEntry]? = consume swept
+        ReleaseTrampoline.release { list in
+            guard let taken = entries.take() else { return }
+            for entry in taken { entry.callback.abandon(into: &list) }
+            list.append(taken)
+        }
     }
 
     /// As `addResolutionCallback`, for a callback never taken back (a derived future's
@@ -67,6 +82,7 @@ extension _FutureCore {
         }
         let key = ObjectIdentifier(self)
         var unparked: ParkedCallback? = consume callback
+        var swept: [ParkedEntry] = []
         ParkingLot.withStripe(forKey: key) { stripe in
             stripe.lock()
             defer { stripe.unlock() }
@@ -79,9 +95,10 @@ extension _FutureCore {
             if isFirst {
                 links._withUnsafeGuaranteedRef { swap(&$0.heldCallback, &unparked) }
             } else if let parked = unparked.take() {
-                _ = parkInTable(parked, stripe: stripe, key: key)
+                _ = parkInTable(parked, stripe: stripe, key: key, sweepingInto: &swept)
             }
         }
+        Self.release(swept)
         if let resolved = unparked.take() {
             CallbackTrampoline.deliver(.one(ParkedEntry(token: 0, callback: resolved)), to: self)
         }

@@ -107,6 +107,11 @@ class DerivedLinks: @unchecked Sendable {
     /// trampoline.
     var keepsPair: Bool { false }
 
+    /// Whether these are a step whose child was decided without it (a cancel), so that running it
+    /// would do nothing and a pending source may drop it (`ChildStep`). Read under the source's
+    /// stripe lock while parked there.
+    var isSpent: Bool { false }
+
     /// For a cancelled owner, under its lock (`_dropLinks`): a step's transform, which will not
     /// run now, to release at once (`ChildStep`); `nil` for other links.
     func takeUnrunTransform() -> Any? { nil }

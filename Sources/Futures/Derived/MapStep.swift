@@ -60,6 +60,10 @@ class ChildStep<Value: Sendable, Failure: Error, NewValue: Sendable, NewFailure:
     func abandonStep(into list: inout [Any]) {
         if let child = child.take() { list.append(child) }
     }
+
+    /// While the step is parked, only a cancel can have decided its child. `child` is read under
+    /// the source's lock, which its run and abandonment take it only after.
+    override final var isSpent: Bool { child?._isResolved ?? false }
 }
 
 /// The step of `map`, `recover` and `mapError`: `Input` is the value (`map`) or the error; the

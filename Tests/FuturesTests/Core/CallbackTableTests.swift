@@ -37,7 +37,9 @@ struct CallbackTableTests {
             switch Int.random(in: 0..<10, using: &random) {
             case 0..<5 where round < 4_000:
                 token += 1
-                table.append(Self.entry(token), forKey: key)
+                var swept: [ParkedEntry] = []
+                table.append(Self.entry(token), forKey: key, sweepingInto: &swept)
+                #expect(swept.isEmpty)  // closures are never spent
                 model[key, default: []].append(token)
             case 5..<7:
                 // A registrant takes its callback back: the last one, or all of them.
@@ -73,7 +75,8 @@ struct CallbackTableTests {
         var table = CallbackTable()
         #expect(table[Self.key(1)] == nil)
         #expect(table.removeValue(forKey: Self.key(1)) == nil)
-        table.append(Self.entry(7), forKey: Self.key(1))
+        var swept: [ParkedEntry] = []
+        table.append(Self.entry(7), forKey: Self.key(1), sweepingInto: &swept)
         #expect(table.removeValue(forKey: Self.key(2)) == nil)
         #expect(table.count == 1)
         #expect(Self.tokens(table[Self.key(1)]) == [7])

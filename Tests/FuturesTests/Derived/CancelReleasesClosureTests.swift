@@ -185,6 +185,25 @@ struct CancelReleasesClosureTests {
         _ = try? running.value
     }
 
+    @Test("children made and cancelled on one pending future do not pile up on it")
+    func cancelledChildrenAreSwept() {
+        let promise = Promise<Int, any Error>()
+        var boxes: [WeakBox<Future<Int, any Error>>] = []
+        for index in 0..<1_000 {
+            let child = index.isMultiple(of: 2)
+                ? promise.future.map { $0 + 1 } : promise.future.flatMap { Future(value: $0 + 1) }
+            #expect(child.cancel())
+            boxes.append(WeakBox(child))
+        }
+        // The source still parks the last few emptied steps, and each holds its child; the
+        // earlier ones were swept out as more callbacks came.
+        let kept = boxes.filter { !$0.isReleased }.count
+        #expect(kept <= 32, "\(kept) cancelled children still parked on the pending promise")
+        let earlyKept = boxes.prefix(900).filter { !$0.isReleased }.count
+        #expect(earlyKept == 0)
+        #expect(!promise.future.isResolved)
+    }
+
     /// The closure's captures and how often it ran, for the race below.
     final class Counted: Sendable {
         let runs = Atomic<Int>(0)

@@ -21,11 +21,14 @@ struct CallbackTable {
         return slots[index].value
     }
 
-    /// Adds `entry` after the callbacks of the future whose identity is `key`.
-    mutating func append(_ entry: consuming ParkedEntry, forKey key: ObjectIdentifier) {
+    /// Adds `entry` after the callbacks of the future whose identity is `key`, sweeping spent
+    /// steps into `swept` (`ParkedCallbacks.append(_:sweepingInto:)`).
+    mutating func append(
+        _ entry: consuming ParkedEntry, forKey key: ObjectIdentifier, sweepingInto swept: inout [ParkedEntry]
+    ) {
         let address = UInt(bitPattern: key)
         if let index = index(of: address) {
-            slots[index].value.append(consume entry)
+            slots[index].value.append(consume entry, sweepingInto: &swept)
             return
         }
         if (count + 1) * 2 > capacity { grow() }
