@@ -10,8 +10,8 @@ public class _FutureCore: @unchecked Sendable {
     // guarded by the future's parking-lot stripe.
 
     @usableFromInline let _state: Atomic<UInt64>
-    /// A derived future's sources, or where it was made. `@usableFromInline` so clients know the
-    /// object's layout (gated: lazy create+read, promise round trip).
+    /// A derived future's sources, or where it was made. Usable from inlinable code so clients
+    /// know the object's layout (gated: lazy create+read, promise round trip).
     @usableFromInline let _links: FutureLinks
 
     @usableFromInline
