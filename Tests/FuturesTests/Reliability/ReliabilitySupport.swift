@@ -172,13 +172,22 @@ func onNewThread(_ body: @escaping @Sendable () -> Void) -> Future<Void, Never> 
 /// of holding CI until its own timeout.
 final class HangWatchdog: Sendable {
     private let finished = DispatchSemaphore(value: 0)
+    /// The description, dropped by `disarm()`. It captures what the test watches (a random graph
+    /// and all its futures), and the watchdog's thread may wake from its wait only after the test
+    /// has ended and the process has exited: holding the graph that long kept it alive at exit,
+    /// where LeakSanitizer reported every object reached only through a tagged enum payload (a
+    /// derived future's `WatchedSource` link) as leaked, though its holder was alive
+    /// (docs/testing.md, "Objects alive at exit").
+    private let description: Mutex<(@Sendable () -> String)?>
 
     init(limit: Duration, describe: @escaping @Sendable () -> String) {
+        description = Mutex(describe)
         let finished = finished
         let limit = hangLimit(limit)
-        Thread.detachNewThread {
+        Thread.detachNewThread { [self] in
             if finished.wait(timeout: .now() + limit.dispatchInterval) == .timedOut {
-                let message = "hang detected after \(limit): \(describe())"
+                let describe = description.withLock { $0 }
+                let message = "hang detected after \(limit): \(describe?() ?? "disarmed as it fired")"
                 HangDump.write(reason: message)
                 // Not `fatalError`: the runtime's crash handler would then copy every thread's
                 // stack for its backtrace, which AddressSanitizer reports as a stack-buffer
@@ -190,7 +199,12 @@ final class HangWatchdog: Sendable {
         }
     }
 
-    func disarm() { finished.signal() }
+    /// Stops the watch and drops the description (and what it captured) at once, on the
+    /// caller's thread.
+    func disarm() {
+        description.withLock { $0 = nil }
+        finished.signal()
+    }
 }
 
 /// Reads a future with a blocking read from synchronous code. Exit-test bodies are async, where
