@@ -6,8 +6,9 @@
 //
 //     swiftc -sanitize=address scripts/lsan-tagged-payload/main.swift -o /tmp/lsan-tagged-payload
 //     ASAN_OPTIONS=detect_leaks=1 /tmp/lsan-tagged-payload
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 final class Target {}
